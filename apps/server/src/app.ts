@@ -1,0 +1,84 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { healthRoutes } from './plugins/health.ts';
+import { webAppPlugin } from './plugins/web-app.ts';
+import { registerFeatures } from './features/index.ts';
+import { API_DOCS_DESCRIPTION } from './plugins/api-docs.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** Extra logger destination (tests read the log output). */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Builds the whole portal without listening: server.ts listens, tests use app.inject(). */
+export async function buildApp({ config, database, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent' && !logStream
+        ? false
+        : {
+            level: config.logLevel === 'silent' ? 'info' : config.logLevel,
+            ...(logStream ? { stream: logStream } : {}),
+            redact: {
+              paths: [
+                'req.headers.authorization',
+                'req.headers.cookie',
+                'req.body.Password',
+                'req.body.password',
+              ],
+              censor: '[redacted]',
+            },
+          },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Query strings, paths and bodies nest only as deep as the contracts need.
+    routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('database', database);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${config.providerName} API`, version: '1.0.0', description: API_DOCS_DESCRIPTION },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'The accessToken from POST /api/login' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(errorHandlerPlugin);
+  await app.register(authPlugin);
+  await app.register(healthRoutes);
+  await app.register(registerFeatures, { prefix: '/api' });
+  await app.register(webAppPlugin);
+  return app;
+}

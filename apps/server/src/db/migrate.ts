@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from './database.ts';
+
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations');
+
+export interface MigrationResult {
+  applied: string[];
+}
+
+/**
+ * Applies every migration file not yet applied, in name order, each in its own transaction.
+ * An advisory lock keeps two API nodes starting together from applying the same file twice.
+ */
+export async function migrate(database: Database): Promise<MigrationResult> {
+  const files = fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .sort();
+  await database.execScript(`
+    create table if not exists schema_migrations (
+      version text primary key,
+      applied_at timestamptz not null default now()
+    );`);
+  const applied: string[] = [];
+  for (const file of files) {
+    const version = file.replace(/\.sql$/, '');
+    const body = fs.readFileSync(path.join(MIGRATIONS_DIR, file), 'utf8');
+    const done = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from schema_migrations where version = ${version}`,
+    );
+    if ((done[0]?.n ?? 0) > 0) continue;
+    try {
+      await database.execScriptInTransaction(`
+        select pg_advisory_xact_lock(8086001);
+        do $$ begin
+          if exists (select 1 from schema_migrations where version = '${version}') then
+            raise exception 'already-applied';
+          end if;
+        end $$;
+        ${body}
+        ;
+        insert into schema_migrations (version) values ('${version}');`);
+      applied.push(version);
+    } catch (err) {
+      if (String((err as Error).message).includes('already-applied')) continue;
+      throw new Error(`Migration ${file} failed: ${(err as Error).message}`);
+    }
+  }
+  return { applied };
+}

@@ -1,0 +1,163 @@
+import {
+  bigint,
+  boolean,
+  customType,
+  date,
+  doublePrecision,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+/*
+ * Typed view of migrations/*.sql for the repositories. The SQL files are the source of truth;
+ * test/schema-drift.test.ts checks these definitions against the migrated database.
+ */
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const clients = pgTable('clients', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  city: text('city').notNull(),
+  stateProvince: text('state_province').notNull(),
+  country: text('country').notNull(),
+  description: text('description').notNull(),
+  bannerImage: text('banner_image'),
+  isActive: boolean('is_active').notNull(),
+  isProduction: boolean('is_production').notNull(),
+  allowsImage: boolean('allows_image').notNull(),
+  pictureLevel: text('picture_level').notNull(),
+  allowPaymentLink: boolean('allow_payment_link').notNull(),
+  paymentLink: text('payment_link').notNull(),
+  activeRollId: integer('active_roll_id'),
+  parcelCount: integer('parcel_count').notNull(),
+  lastUpdated: ts('last_updated'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const clientCityAliases = pgTable(
+  'client_city_aliases',
+  {
+    stateProvince: text('state_province').notNull(),
+    cityKey: text('city_key').notNull(),
+    clientId: integer('client_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.stateProvince, t.cityKey] })],
+);
+
+export const contacts = pgTable('contacts', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  clientId: integer('client_id').notNull(),
+  title: text('title').notNull(),
+  contactUrl: text('contact_url').notNull(),
+  hoursOfOperation: text('hours_of_operation').notNull(),
+  telephone: text('telephone').notNull(),
+  contactEmail: text('contact_email').notNull(),
+  freeFormMessage: text('free_form_message').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const users = pgTable('users', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  username: text('username').notNull(),
+  email: text('email').notNull(),
+  roleId: smallint('role_id').notNull(),
+  manages: integer('manages'),
+  passwordHash: text('password_hash').notNull(),
+  totpSecret: text('totp_secret'),
+  totpEnabled: boolean('totp_enabled').notNull(),
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const sessions = pgTable('sessions', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: integer('user_id').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+  expiresAt: ts('expires_at').notNull(),
+  ip: text('ip'),
+  userAgent: text('user_agent'),
+});
+
+export const storedFiles = pgTable('stored_files', {
+  name: text('name').primaryKey(),
+  clientId: integer('client_id'),
+  kind: text('kind', { enum: ['banner', 'property'] }).notNull(),
+  contentType: text('content_type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+  byteSize: integer('byte_size').notNull(),
+  width: integer('width').notNull(),
+  height: integer('height').notNull(),
+  sha256: text('sha256').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const importRuns = pgTable('import_runs', {
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+  clientId: integer('client_id').notNull(),
+  userId: integer('user_id'),
+  actor: text('actor').notNull(),
+  fileName: text('file_name').notNull(),
+  status: text('status', { enum: ['validating', 'importing', 'succeeded', 'failed'] }).notNull(),
+  totalRecords: integer('total_records').notNull(),
+  importedRecords: integer('imported_records').notNull(),
+  errorCount: integer('error_count').notNull(),
+  errors: jsonb('errors').$type<string[]>().notNull(),
+  message: text('message'),
+  startedAt: ts('started_at').notNull().defaultNow(),
+  heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
+  finishedAt: ts('finished_at'),
+});
+
+export const properties = pgTable(
+  'properties',
+  {
+    rollId: integer('roll_id').notNull(),
+    clientId: integer('client_id').notNull(),
+    account: text('account').notNull(),
+    accountKey: text('account_key').notNull(),
+    record: jsonb('record').notNull(),
+    summary: jsonb('summary').notNull(),
+    mapLotKey: text('map_lot_key'),
+    nameKey: text('name_key'),
+    locationKey: text('location_key'),
+    buildingLand: doublePrecision('building_land'),
+    totalAcres: doublePrecision('total_acres'),
+    saleDate: date('sale_date', { mode: 'string' }),
+    salePrice: doublePrecision('sale_price'),
+    livingArea: doublePrecision('living_area'),
+    bedrooms: doublePrecision('bedrooms'),
+    bathrooms: doublePrecision('bathrooms'),
+    hasResidential: boolean('has_residential').notNull(),
+    hasCommercial: boolean('has_commercial').notNull(),
+    landTypes: text('land_types').array().notNull(),
+    buildingStyles: text('building_styles').array().notNull(),
+    searchDoc: tsvector('search_doc').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.rollId, t.account] })],
+);
+
+export const auditLog = pgTable('audit_log', {
+  id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+  at: ts('at').notNull().defaultNow(),
+  actorUserId: integer('actor_user_id'),
+  actorUsername: text('actor_username'),
+  ip: text('ip'),
+  clientId: integer('client_id'),
+  action: text('action').notNull(),
+  entity: text('entity').notNull(),
+  entityId: text('entity_id'),
+  before: jsonb('before'),
+  after: jsonb('after'),
+});

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../db/database.ts';
+import { setupTestApp } from '../../../test/helpers.ts';
+import { buildClient, publishRoll } from '../../../test/factories.ts';
+import { importRoll } from './import.service.ts';
+
+const ctx = setupTestApp();
+
+const rec = (account: string, extra: Record<string, unknown> = {}) => ({
+  Account: account,
+  StreetNumber: '12',
+  StreetName: 'Elm St',
+  MapLot: `R01-00${account}`,
+  Owners: [{ OwnerName: `OWNER ${account}` }],
+  ...extra,
+});
+
+async function counts(clientId: number) {
+  const rows = await queryRows<{ n: number; roll: number | null }>(
+    ctx.db,
+    sql`select (select count(*)::int from properties p where p.roll_id = c.active_roll_id) as n, c.active_roll_id as roll
+          from clients c where c.id = ${clientId}`,
+  );
+  return rows[0]!;
+}
+
+describe('importRoll', () => {
+  it('publishes a good roll and replaces it wholesale with the next one', async () => {
+    const client = await buildClient(ctx.db);
+    const first = await publishRoll(ctx.db, client.id, [rec('1'), rec('2'), rec('3')]);
+    expect(first.client.parcelCount).toBe(3);
+    expect(first.client.lastUpdated).toBeInstanceOf(Date);
+    expect((await counts(client.id)).n).toBe(3);
+
+    const second = await publishRoll(ctx.db, client.id, [rec('7'), rec('8')]);
+    expect(second.client.parcelCount).toBe(2);
+    const after = await queryRows<{ account: string }>(
+      ctx.db,
+      sql`select account from properties where client_id = ${client.id} order by account`,
+    );
+    // The old roll's rows are gone, not merely hidden.
+    expect(after.map((r) => r.account)).toEqual(['7', '8']);
+  });
+
+  it('rejects a file with any bad record and changes nothing, naming line and field', async () => {
+    const client = await buildClient(ctx.db);
+    await publishRoll(ctx.db, client.id, [rec('1')]);
+    const before = await counts(client.id);
+    const outcome = await importRoll(
+      ctx.db,
+      { clientId: client.id, userId: null, actor: 'test', fileName: 'bad.jsonl' },
+      async function* () {
+        yield { line: 1, value: rec('5') };
+        yield { line: 2, value: rec('6', { Sales: [{ SalePrice: 'N/A' }] }) };
+        yield { line: 3, value: rec('5') };
+        yield { line: 4, error: 'not valid JSON' };
+      },
+    );
+    expect(outcome.ok).toBe(false);
+    expect(outcome.errors).toContain('line 2: Sales[0].SalePrice: expected a number, got "N/A"');
+    expect(outcome.errors).toContain('line 3: Account: 5 appears again (first on line 1)');
+    expect(outcome.errors).toContain('line 4: not valid JSON');
+    expect(await counts(client.id)).toEqual(before);
+    const leftovers = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from properties where roll_id = ${outcome.run.id}`,
+    );
+    expect(leftovers[0]!.n).toBe(0);
+    expect(outcome.run.status).toBe('failed');
+  });
+});
+
+describe('health and unknown API paths', () => {
+  it('answers /healthz and /readyz, and a JSON 404 under /api', async () => {
+    expect((await ctx.app.inject('/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await ctx.app.inject('/readyz')).statusCode).toBe(200);
+    const res = await ctx.app.inject({ method: 'DELETE', url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'not_found' });
+  });
+});

@@ -1,0 +1,111 @@
+import type { PropertyRecord, PropertySummary, Sale } from '@opp/contracts';
+import { indexTerms, naturalKey } from './search-text.ts';
+
+/** Everything stored for one parcel: the record as served, plus what search, filters and sorts read. */
+export interface PropertyRow {
+  account: string;
+  accountKey: string;
+  record: PropertyRecord;
+  summary: PropertySummary;
+  mapLotKey: string | null;
+  nameKey: string | null;
+  locationKey: string | null;
+  buildingLand: number | null;
+  totalAcres: number | null;
+  saleDate: string | null;
+  salePrice: number | null;
+  livingArea: number | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  hasResidential: boolean;
+  hasCommercial: boolean;
+  landTypes: string[];
+  buildingStyles: string[];
+  /** Space-separated words; the database turns them into the tsvector. */
+  searchText: string;
+}
+
+const MAX_WORDS = 400;
+
+/** The most recent sale (by date; undated sales count as oldest), or null. */
+export function lastSale(sales: Sale[]): Sale | null {
+  let best: Sale | null = null;
+  for (const s of sales) {
+    if (!best) best = s;
+    else if (s.SaleDate && (!best.SaleDate || s.SaleDate > best.SaleDate)) best = s;
+  }
+  return best;
+}
+
+const sum = (values: Array<number | null>): number | null => {
+  let total: number | null = null;
+  for (const v of values) if (v != null) total = (total ?? 0) + v;
+  return total;
+};
+
+const distinct = (values: string[]): string[] =>
+  [...new Set(values.map((v) => v.trim()).filter(Boolean))].sort();
+
+export function toPropertyRow(r: PropertyRecord): PropertyRow {
+  const sale = lastSale(r.Sales);
+  const words = new Set<string>();
+  for (const o of r.Owners) indexTerms(o.OwnerName, words);
+  indexTerms(r.StreetNumber, words);
+  indexTerms(r.Apartment, words);
+  indexTerms(r.StreetName, words);
+  indexTerms(r.MapLot, words);
+  indexTerms(r.Account, words);
+  indexTerms(r.Book, words);
+  indexTerms(r.Page, words);
+  if (r.Book && r.Page) indexTerms(`${r.Book}${r.Page}`, words);
+
+  const residential = r.Buildings;
+  const bedrooms = sum(residential.map((b) => b.Bedrooms));
+  const full = sum(residential.map((b) => b.FullBaths));
+  const half = sum(residential.map((b) => b.HalfBaths));
+  const bathrooms = full == null && half == null ? null : (full ?? 0) + (half ?? 0) / 2;
+  const street = naturalKey(r.StreetName);
+
+  const summary: PropertySummary = {
+    Account: r.Account,
+    MapLot: r.MapLot,
+    Owners: r.Owners.map((o) => ({ OwnerName: o.OwnerName })),
+    StreetNumber: r.StreetNumber,
+    Apartment: r.Apartment,
+    StreetName: r.StreetName,
+    TotalBuildingValue: r.TotalBuildingValue,
+    LandValue: r.LandValue,
+    TotalAcres: r.TotalAcres,
+    SaleDate: sale?.SaleDate ?? null,
+    SalePrice: sale?.SalePrice ?? null,
+    ImageURL: r.Images[0] ?? null,
+  };
+
+  return {
+    account: r.Account,
+    accountKey: naturalKey(r.Account) ?? r.Account,
+    record: r,
+    summary,
+    mapLotKey: naturalKey(r.MapLot),
+    nameKey: naturalKey(r.Owners[0]?.OwnerName),
+    // Street name first, then number, then apartment: how people read an address list.
+    locationKey: street
+      ? `${street}\u0001${naturalKey(r.StreetNumber) ?? ''}\u0001${naturalKey(r.Apartment) ?? ''}`
+      : null,
+    buildingLand:
+      r.TotalBuildingValue == null && r.LandValue == null
+        ? null
+        : (r.TotalBuildingValue ?? 0) + (r.LandValue ?? 0),
+    totalAcres: r.TotalAcres,
+    saleDate: sale?.SaleDate ?? null,
+    salePrice: sale?.SalePrice ?? null,
+    livingArea: sum(residential.map((b) => b.Area)),
+    bedrooms,
+    bathrooms,
+    hasResidential: residential.length > 0,
+    hasCommercial: r.CommercialBuildings.length > 0,
+    landTypes: distinct(r.Land.map((l) => l.LandDescription)),
+    buildingStyles: distinct(residential.map((b) => b.BuildingType)),
+    searchText: [...words].slice(0, MAX_WORDS).join(' '),
+  };
+}

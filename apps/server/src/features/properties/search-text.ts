@@ -1,0 +1,72 @@
+/*
+ * Text normalisation shared by indexing (import) and querying (search), so both sides agree on what a
+ * "word" is. Case and accents are folded; separators split words; other punctuation inside a word is
+ * dropped, and the pieces it separated are indexed too, so `O'BRIEN`, `OBRIEN` and `BRIEN` all match,
+ * and `R01-002-A` is found by `R01-0`, `r01002a` and `002`.
+ */
+
+const SEPARATORS = /[\s,;/&+()[\]{}|]+/u;
+const NON_ALNUM = /[^\p{L}\p{N}]+/gu;
+const MAX_TOKEN = 100;
+
+/** Lower case, accents removed (é → e), NFKC-compatible characters folded. */
+export function fold(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+/** The words of a query: each must match as a prefix of some indexed word. Empty words are dropped. */
+export function queryTerms(query: string): string[] {
+  const out: string[] = [];
+  for (const raw of fold(query).split(SEPARATORS)) {
+    const t = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+/** Words indexed for one field value. */
+export function indexTerms(value: string | null | undefined, into: Set<string>): void {
+  if (!value) return;
+  for (const raw of fold(value).split(SEPARATORS)) {
+    if (!raw) continue;
+    const joined = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);
+    if (joined) into.add(joined);
+    const parts = raw.split(NON_ALNUM);
+    if (parts.length > 1) {
+      for (const p of parts) {
+        const t = toAscii(p).slice(0, MAX_TOKEN);
+        if (t) into.add(t);
+      }
+    }
+  }
+}
+
+/**
+ * tsvector words must survive PostgreSQL's 'simple' parser unchanged on both engines, so only ASCII
+ * letters and digits reach it (letters outside ASCII that fold() could not map are dropped).
+ */
+function toAscii(s: string): string {
+  return s.replace(/[^a-z0-9]/g, '');
+}
+
+/** A tsquery for the terms: every term as a prefix ('smith:* & main:*'). Terms are [a-z0-9]+ only. */
+export function prefixTsQuery(terms: string[]): string {
+  return terms.map((t) => `${t}:*`).join(' & ');
+}
+
+/**
+ * Sort key in natural order, compared bytewise: digit runs are zero-padded so "2-10" < "10-1" and
+ * "9 Main" < "10 Main". Null for an empty value (empty values sort last).
+ */
+export function naturalKey(value: string | null | undefined): string | null {
+  if (value == null) return null;
+  const folded = fold(value).replace(/\s+/g, ' ').trim();
+  if (!folded) return null;
+  return folded.replace(/\d+/g, (d) => {
+    const n = d.replace(/^0+(?=\d)/, '');
+    return n.length >= 12 ? n : n.padStart(12, '0');
+  });
+}

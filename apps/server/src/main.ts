@@ -1,0 +1,3 @@
+import { runCli } from './cli/cli.ts';
+
+process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,69 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ErrorBody, FieldError } from '@opp/contracts';
+import { AppError } from '../errors.ts';
+
+/**
+ * The one error handler. Clients get the ErrorBody contract with a stable code; 5xx responses say
+ * nothing about the cause (no stack, no SQL): the log has it, keyed by request id.
+ */
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((err: FastifyError, request, reply) => {
+      const send = (statusCode: number, code: ErrorBody['code'], message: string, fields?: FieldError[]) => {
+        const body: ErrorBody = { statusCode, code, message, error: message, ...(fields ? { fields } : {}) };
+        return reply.status(statusCode).type('application/json; charset=utf-8').send(body);
+      };
+
+      if (err instanceof AppError) {
+        if (err.headers) reply.headers(err.headers);
+        return send(err.statusCode, err.code, err.message, err.fields);
+      }
+      if (hasZodFastifySchemaValidationErrors(err)) {
+        const where = err.validationContext ?? 'request';
+        const fields = err.validation.map((v) => ({
+          field: v.instancePath.replace(/^\//, '').replace(/\//g, '.') || where,
+          message: v.message ?? 'is invalid',
+        }));
+        const first = fields[0];
+        return send(
+          400,
+          'validation_failed',
+          first ? `${first.field}: ${first.message}` : 'Invalid request',
+          fields,
+        );
+      }
+      if (isResponseSerializationError(err)) {
+        request.log.error({ err }, 'response did not match its schema');
+        return send(500, 'internal_error', 'Something went wrong on our side');
+      }
+      const status = err.statusCode ?? 500;
+      if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+        return send(413, 'payload_too_large', 'The request body is too large');
+      if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+        return send(415, 'unsupported_media_type', 'Unsupported content type');
+      if (
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        err instanceof SyntaxError
+      ) {
+        return send(400, 'bad_request', 'The request body is not valid JSON');
+      }
+      if (status === 429) return send(429, 'too_many_requests', 'Too many requests; try again later');
+      if (status >= 400 && status < 500) {
+        // Fastify's own client errors (bad URL encoding, multipart limits…): safe, short messages.
+        return send(status, status === 404 ? 'not_found' : 'bad_request', safeClientMessage(err));
+      }
+      request.log.error({ err }, 'unhandled error');
+      return send(500, 'internal_error', 'Something went wrong on our side');
+    });
+  },
+  { name: 'error-handler' },
+);
+
+function safeClientMessage(err: FastifyError): string {
+  const m = String(err.message ?? 'Bad request');
+  // Never echo internals; Fastify's 4xx messages are short and about the request itself.
+  return m.length > 200 || /\n|\bat\s+\S+\s+\(/.test(m) ? 'Bad request' : m;
+}

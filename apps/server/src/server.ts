@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { openDatabase, redactUrl, type Database } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+
+export async function openConfiguredDatabase(config: Config): Promise<Database> {
+  return config.databaseUrl
+    ? openDatabase({ engine: 'postgres', url: config.databaseUrl })
+    : openDatabase({ engine: 'pglite', dataDir: config.dataDir });
+}
+
+export function describeDatabase(config: Config): string {
+  return config.databaseUrl
+    ? `PostgreSQL at ${redactUrl(config.databaseUrl)}`
+    : `embedded database in ${config.dataDir}`;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: Database;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database, migrates, builds and listens. On SIGTERM/SIGINT it stops accepting connections,
+ * lets in-flight requests finish, then closes the database.
+ */
+export async function startServer(
+  config: Config,
+  hooks: { beforeListen?: (db: Database) => Promise<void> } = {},
+): Promise<RunningServer> {
+  const database = await openConfiguredDatabase(config);
+  try {
+    await migrate(database);
+    await hooks.beforeListen?.(database);
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw err;
+  }
+  const app = await buildApp({ config, database });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close();
+      await database.close();
+    })());
+  return { app, database, url: `http://${host}:${port}`, close };
+}

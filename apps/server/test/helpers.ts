@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { testConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database, type Db } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+
+/*
+ * A fresh, migrated database per test file: in-memory PGlite by default, or a new database on the
+ * PostgreSQL server named by TEST_DATABASE_URL (created here, dropped when the file is done).
+ */
+
+export const testEngine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+export interface TestDatabase {
+  database: Database;
+  /** Connection URL when on PostgreSQL (for tests that start a second process or node). */
+  url: string | null;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const database = await openDatabase({ engine: 'pglite', dataDir: null });
+    await migrate(database);
+    return { database, url: null, drop: () => database.close() };
+  }
+  const name = `opp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ engine: 'postgres', url: url.toString(), poolSize: 5 });
+  await migrate(database);
+  return {
+    database,
+    url: url.toString(),
+    async drop() {
+      await database.close();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  db: Db;
+  config: Config;
+}
+
+/**
+ * Registers beforeAll/afterAll that build the app over a fresh database, and returns a context whose
+ * fields are filled once beforeAll has run.
+ */
+export function setupTestApp(overrides: Partial<Config> = {}): TestContext {
+  const ctx = {} as TestContext;
+  let testDb: TestDatabase | null = null;
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    ctx.database = testDb.database;
+    ctx.db = testDb.database.db;
+    ctx.config = testConfig(overrides);
+    ctx.app = await buildApp({ config: ctx.config, database: testDb.database });
+    await ctx.app.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await ctx.app?.close();
+    await testDb?.drop();
+  });
+  return ctx;
+}

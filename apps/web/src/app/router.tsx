@@ -1,0 +1,26 @@
+import { createBrowserRouter, Navigate } from 'react-router';
+import { CrashScreen } from '@/components/errors/crash-screen';
+import { paths } from '@/config/paths';
+import { lazyRoute } from './lazy-route';
+
+/*
+ * Each audience's screens are their own chunks: the public routes' bundle carries no admin code.
+ * Route modules export `Component` (React Router's lazy convention).
+ */
+export const router = createBrowserRouter([
+  {
+    errorElement: <CrashScreen />,
+    children: [
+      { path: paths.home.path, lazy: lazyRoute(() => import('./routes/public/home')) },
+      { path: paths.providerAdmin.path, lazy: lazyRoute(() => import('./routes/provider-admin/console')) },
+      {
+        path: paths.municipalityAdmin.path,
+        lazy: lazyRoute(() => import('./routes/municipality-admin/admin')),
+      },
+      { path: paths.search.path, lazy: lazyRoute(() => import('./routes/public/search')) },
+      { path: paths.property.path, lazy: lazyRoute(() => import('./routes/public/property')) },
+      { path: paths.town.path, lazy: lazyRoute(() => import('./routes/public/search')) },
+      { path: '*', element: <Navigate to={paths.home.getHref()} replace /> },
+    ],
+  },
+]);

@@ -1,0 +1,20 @@
+/** Every URL the web app links to, built in one place so public URLs stay stable and shareable. */
+const seg = (s: string) => encodeURIComponent(s);
+
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  search: {
+    path: '/:state/:city/search',
+    getHref: (state: string, city: string) => `/${seg(state)}/${seg(city)}/search`,
+  },
+  town: { path: '/:state/:city', getHref: (state: string, city: string) => `/${seg(state)}/${seg(city)}` },
+  property: {
+    path: '/:state/:city/:account',
+    getHref: (state: string, city: string, account: string) => `/${seg(state)}/${seg(city)}/${seg(account)}`,
+  },
+  municipalityAdmin: {
+    path: '/:state/:city/admin',
+    getHref: (state: string, city: string) => `/${seg(state)}/${seg(city)}/admin`,
+  },
+  providerAdmin: { path: '/admin', getHref: () => '/admin' },
+} as const;

@@ -1,0 +1,78 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { PublicClient } from '@opp/contracts';
+import type { Executor } from '../../db/database.ts';
+import { clientCityAliases, clients } from '../../db/schema.ts';
+
+export type ClientRow = typeof clients.$inferSelect;
+
+/** The §3 client as the API returns it (internal columns such as active_roll_id stay inside). */
+export function toPublicClient(c: ClientRow): PublicClient {
+  return {
+    ClientID: c.id,
+    City: c.city,
+    StateProvince: c.stateProvince,
+    Country: c.country,
+    Description: c.description,
+    BannerImage: c.bannerImage,
+    IsActive: c.isActive,
+    IsProduction: c.isProduction,
+    AllowsImage: c.allowsImage,
+    PictureLevel: c.pictureLevel,
+    AllowPaymentLink: c.allowPaymentLink,
+    PaymentLink: c.paymentLink,
+    ParcelCount: c.parcelCount,
+    LastUpdated: c.lastUpdated ? c.lastUpdated.toISOString() : null,
+  };
+}
+
+/** City names compare case-insensitively with runs of spaces folded ("south  portland" = "South Portland"). */
+export const cityKey = (city: string) => city.trim().replace(/\s+/g, ' ').toLowerCase();
+
+export const clientsRepository = {
+  async findById(db: Executor, id: number): Promise<ClientRow | null> {
+    const [row] = await db.select().from(clients).where(eq(clients.id, id)).limit(1);
+    return row ?? null;
+  },
+
+  /** By canonical state name and city (case-insensitive), including inactive clients. */
+  async findByStateCity(db: Executor, stateName: string, city: string): Promise<ClientRow | null> {
+    const [row] = await db
+      .select()
+      .from(clients)
+      .where(and(eq(clients.stateProvince, stateName), sql`lower(${clients.city}) = ${cityKey(city)}`))
+      .limit(1);
+    return row ?? null;
+  },
+
+  /** A client's earlier name (after a rename), so old URLs can redirect. */
+  async findByAlias(db: Executor, stateName: string, city: string): Promise<ClientRow | null> {
+    const [row] = await db
+      .select({ client: clients })
+      .from(clientCityAliases)
+      .innerJoin(clients, eq(clients.id, clientCityAliases.clientId))
+      .where(and(eq(clientCityAliases.stateProvince, stateName), eq(clientCityAliases.cityKey, cityKey(city))))
+      .limit(1);
+    return row?.client ?? null;
+  },
+
+  async listAll(db: Executor): Promise<ClientRow[]> {
+    return db.select().from(clients).orderBy(asc(sql`lower(${clients.city})`), asc(clients.stateProvince));
+  },
+
+  async insert(db: Executor, values: typeof clients.$inferInsert): Promise<ClientRow> {
+    const [row] = await db.insert(clients).values(values).returning();
+    return row!;
+  },
+
+  async update(db: Executor, id: number, values: Partial<typeof clients.$inferInsert>): Promise<ClientRow | null> {
+    const [row] = await db.update(clients).set(values).where(eq(clients.id, id)).returning();
+    return row ?? null;
+  },
+
+  async addAlias(db: Executor, stateName: string, oldCity: string, clientId: number) {
+    await db
+      .insert(clientCityAliases)
+      .values({ stateProvince: stateName, cityKey: cityKey(oldCity), clientId })
+      .onConflictDoUpdate({ target: [clientCityAliases.stateProvince, clientCityAliases.cityKey], set: { clientId } });
+  },
+};

@@ -50,13 +50,18 @@ export const clientsRepository = {
       .select({ client: clients })
       .from(clientCityAliases)
       .innerJoin(clients, eq(clients.id, clientCityAliases.clientId))
-      .where(and(eq(clientCityAliases.stateProvince, stateName), eq(clientCityAliases.cityKey, cityKey(city))))
+      .where(
+        and(eq(clientCityAliases.stateProvince, stateName), eq(clientCityAliases.cityKey, cityKey(city))),
+      )
       .limit(1);
     return row?.client ?? null;
   },
 
   async listAll(db: Executor): Promise<ClientRow[]> {
-    return db.select().from(clients).orderBy(asc(sql`lower(${clients.city})`), asc(clients.stateProvince));
+    return db
+      .select()
+      .from(clients)
+      .orderBy(asc(sql`lower(${clients.city})`), asc(clients.stateProvince));
   },
 
   async insert(db: Executor, values: typeof clients.$inferInsert): Promise<ClientRow> {
@@ -64,7 +69,11 @@ export const clientsRepository = {
     return row!;
   },
 
-  async update(db: Executor, id: number, values: Partial<typeof clients.$inferInsert>): Promise<ClientRow | null> {
+  async update(
+    db: Executor,
+    id: number,
+    values: Partial<typeof clients.$inferInsert>,
+  ): Promise<ClientRow | null> {
     const [row] = await db.update(clients).set(values).where(eq(clients.id, id)).returning();
     return row ?? null;
   },
@@ -73,6 +82,9 @@ export const clientsRepository = {
     await db
       .insert(clientCityAliases)
       .values({ stateProvince: stateName, cityKey: cityKey(oldCity), clientId })
-      .onConflictDoUpdate({ target: [clientCityAliases.stateProvince, clientCityAliases.cityKey], set: { clientId } });
+      .onConflictDoUpdate({
+        target: [clientCityAliases.stateProvince, clientCityAliases.cityKey],
+        set: { clientId },
+      });
   },
 };

@@ -22,7 +22,10 @@ export const usersRepository = {
     db: Executor,
     u: { username: string; email: string; roleId: number; manages: number | null; passwordHash: string },
   ): Promise<UserRow> {
-    const [row] = await db.insert(users).values({ ...u, totpEnabled: false }).returning();
+    const [row] = await db
+      .insert(users)
+      .values({ ...u, totpEnabled: false })
+      .returning();
     return row!;
   },
 
@@ -43,11 +46,19 @@ export const usersRepository = {
   },
 
   async listByClient(db: Executor, clientId: number): Promise<UserRow[]> {
-    return db.select().from(users).where(eq(users.manages, clientId)).orderBy(asc(sql`lower(${users.username})`));
+    return db
+      .select()
+      .from(users)
+      .where(eq(users.manages, clientId))
+      .orderBy(asc(sql`lower(${users.username})`));
   },
 
   async listByRole(db: Executor, roleId: number): Promise<UserRow[]> {
-    return db.select().from(users).where(eq(users.roleId, roleId)).orderBy(asc(sql`lower(${users.username})`));
+    return db
+      .select()
+      .from(users)
+      .where(eq(users.roleId, roleId))
+      .orderBy(asc(sql`lower(${users.username})`));
   },
 
   async count(db: Executor): Promise<number> {

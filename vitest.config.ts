@@ -7,6 +7,10 @@ export default defineConfig({
         test: { name: 'contracts', include: ['packages/contracts/**/*.test.ts'], environment: 'node' },
       },
       {
+        // The benchmark's own logic (generator, statistics, regression rule); never the benchmark itself.
+        test: { name: 'bench', include: ['bench/**/*.test.ts'], environment: 'node' },
+      },
+      {
         test: {
           name: 'server',
           include: ['apps/server/**/*.test.ts'],
@@ -16,10 +20,23 @@ export default defineConfig({
         },
       },
       {
+        // The web app's `@/` import alias (apps/web/vite.config.ts) for its component tests.
+        resolve: { alias: { '@': new URL('./apps/web/src', import.meta.url).pathname } },
         test: {
           name: 'web',
           include: ['apps/web/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+        },
+      },
+      {
+        // npm run test:load: faults and load against real server processes (minutes, not seconds).
+        test: {
+          name: 'load',
+          include: ['apps/server/test/load/**/*.load.ts'],
+          environment: 'node',
+          testTimeout: 1_200_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
         },
       },
       {

@@ -11,7 +11,18 @@ const steps = [
   [
     'unit and API tests (embedded PGlite)',
     'npx',
-    ['vitest', 'run', '--project', 'contracts', '--project', 'web', '--project', 'server'],
+    [
+      'vitest',
+      'run',
+      '--project',
+      'contracts',
+      '--project',
+      'bench',
+      '--project',
+      'web',
+      '--project',
+      'server',
+    ],
   ],
   [
     'API tests (PostgreSQL server)',
@@ -20,6 +31,8 @@ const steps = [
   ],
   ['build the web app', 'npm', ['run', 'build', '--silent']],
   ['browser tests (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e']],
+  // Fails only when a figure is more than 3x worse than bench/results/quick-baseline.json (docs/PERFORMANCE.md).
+  ['benchmark (quick)', 'npm', ['run', 'bench', '--silent', '--', '--quick']],
 ];
 const only = process.argv[2];
 for (const [name, cmd, args] of steps) {

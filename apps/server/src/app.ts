@@ -15,6 +15,12 @@ import { healthRoutes } from './plugins/health.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { registerFeatures } from './features/index.ts';
 import { API_DOCS_DESCRIPTION } from './plugins/api-docs.ts';
+import { routeInventoryPlugin } from './plugins/route-inventory.ts';
+import { hardenDocsCsp, securityHeadersPlugin } from './plugins/security-headers.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { inputGuardPlugin } from './plugins/input-guard.ts';
+import { loginThrottlePlugin } from './features/auth/login-throttle.ts';
+import { twoFactorPlugin } from './features/auth/two-factor.plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,6 +67,8 @@ export async function buildApp({ config, database, logStream }: BuildAppOptions)
   app.decorate('config', config);
   app.decorate('database', database);
 
+  await app.register(routeInventoryPlugin);
+  await app.register(securityHeadersPlugin);
   await app.register(swagger, {
     openapi: {
       info: { title: `${config.providerName} API`, version: '1.0.0', description: API_DOCS_DESCRIPTION },
@@ -72,11 +80,19 @@ export async function buildApp({ config, database, logStream }: BuildAppOptions)
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    transformStaticCSP: (csp) => hardenDocsCsp(csp, config.hsts),
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(errorHandlerPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(authPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(loginThrottlePlugin);
+  await app.register(twoFactorPlugin);
   await app.register(healthRoutes);
   await app.register(registerFeatures, { prefix: '/api' });
   await app.register(webAppPlugin);

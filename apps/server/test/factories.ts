@@ -1,8 +1,11 @@
 import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import type { PropertyRecordInput } from '@opp/contracts';
 import type { Db } from '../src/db/database.ts';
 import { clients } from '../src/db/schema.ts';
 import { importRoll } from '../src/features/imports/import.service.ts';
+import { hashPassword } from '../src/features/auth/password.ts';
+import { usersRepository } from '../src/features/users/users.repository.ts';
 
 let seq = 0;
 
@@ -44,4 +47,31 @@ export async function publishRoll(db: Db, clientId: number, records: PropertyRec
   if (!outcome.ok) throw new Error(`test roll rejected:\n${outcome.errors.join('\n')}`);
   const [client] = await db.select().from(clients).where(eq(clients.id, clientId));
   return { outcome, client: client! };
+}
+
+let userSeq = 0;
+
+/**
+ * An account. Without `password` it gets a hash no password matches (cheap: no scrypt); pass one when
+ * the test signs in through POST /api/login.
+ */
+export async function buildUser(
+  db: Db,
+  options: { roleId: 1 | 2 | 3 | 4; manages?: number | null; password?: string; username?: string },
+) {
+  userSeq++;
+  const username = options.username ?? `user${userSeq}r${options.roleId}`;
+  return usersRepository.insert(db, {
+    username,
+    email: `${username}@example.test`,
+    roleId: options.roleId,
+    manages: options.manages ?? null,
+    passwordHash: options.password ? await hashPassword(options.password) : 'scrypt$unusable',
+  });
+}
+
+/** The Authorization header of a fresh session for this user (as if they had signed in). */
+export async function authHeader(app: FastifyInstance, userId: number) {
+  const token = await app.sessions.create(userId, { ip: null, userAgent: null });
+  return { authorization: `Bearer ${token}` };
 }

@@ -13,3 +13,7 @@ export const LoginResponse = z.object({ Status: z.number().int(), user: User, ac
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
 export const INVALID_LOGIN_MESSAGE = 'Username or password was incorrect';
+
+/** GET /api/config: the few server settings the browser may know (the provider's name for titles). */
+export const PublicConfig = z.object({ providerName: z.string() });
+export type PublicConfig = z.infer<typeof PublicConfig>;

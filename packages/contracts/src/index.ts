@@ -8,3 +8,6 @@ export * from './users.ts';
 export * from './auth.ts';
 export * from './images.ts';
 export * from './policies.ts';
+export * from './two-factor.ts';
+export * from './audit.ts';
+export * from './roll-publishing.ts';

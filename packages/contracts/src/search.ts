@@ -35,11 +35,17 @@ const formDate = (label: string) =>
     z
       .string()
       .transform((s) => s.trim().slice(0, 10))
-      .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), {
+      // Round-trips through Date so 2021-02-30 is refused here rather than by the database.
+      .refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && isCalendarDate(s), {
         message: `${label} must be a date (YYYY-MM-DD)`,
       })
       .optional(),
   );
+
+const isCalendarDate = (s: string) => {
+  const t = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(s);
+};
 
 const range = <T extends z.ZodType>(start: T, end: T) =>
   z.preprocess(emptyToUndefined, z.object({ start, end }).partial().optional());
@@ -105,20 +111,29 @@ export type SortColumn = z.infer<typeof SortColumn>;
 export const SortSpec = z.object({ sortby: SortColumn, descending: z.boolean().default(false) });
 export type SortSpec = z.infer<typeof SortSpec>;
 
-/** One sort or an ordered list (first = highest priority). */
-export const SortInput = z.preprocess(
-  emptyToUndefined,
-  z.union([SortSpec, z.array(SortSpec).max(SORT_COLUMNS.length)]).optional(),
-);
+/**
+ * One sort or an ordered list (first = highest priority), parsed to a list. A single object is read as a
+ * one-item list (so errors name `sort.0.sortby`), and a sort whose sortby is empty or null means
+ * "no sort", as the original web app sends when every column is off.
+ */
+export const SortInput = z.preprocess((v) => {
+  const isOff = (s: unknown) =>
+    typeof s === 'object' && s !== null && 'sortby' in s && (s.sortby === '' || s.sortby === null);
+  const e = emptyToUndefined(v);
+  if (Array.isArray(e)) return e.filter((s) => !isOff(s));
+  if (e === undefined || isOff(e)) return undefined;
+  return [e];
+}, z.array(SortSpec).max(SORT_COLUMNS.length).optional());
 
-export const SearchBody = z
+const SearchBodyObject = z
   .object({
     filters: z.preprocess(emptyToUndefined, SearchFilters.optional()),
     sort: SortInput,
   })
-  .partial()
-  .default({});
-export type SearchBody = z.input<typeof SearchBody>;
+  .partial();
+/** A POST without a body (Fastify hands it over as null) searches with no filters and the default sort. */
+export const SearchBody = z.preprocess((v) => (v === null || v === undefined ? {} : v), SearchBodyObject);
+export type SearchBody = z.input<typeof SearchBodyObject>;
 
 export const MAX_PAGE_SIZE = 500;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -173,3 +188,49 @@ export const Suggestion = z.object({
 });
 export type Suggestion = z.infer<typeof Suggestion>;
 export const SuggestResponse = z.object({ suggestions: z.array(Suggestion) });
+
+/**
+ * POST /api/search/{id}: the provider console's alias of propertysearch. It sends the filter object as
+ * the whole body, so a body without `filters`/`sort` but with sale/land/building is read as filters.
+ */
+export const SearchAliasBody = z.preprocess((v) => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  if ('filters' in v || 'sort' in v) return v;
+  return ['sale', 'land', 'building'].some((k) => k in v) ? { filters: v } : v;
+}, SearchBody);
+
+/** A JSON-encoded query parameter (export.csv carries filters and sort this way). */
+const jsonParam = <T extends z.ZodType>(name: string, schema: T) =>
+  z
+    .string()
+    .max(10_000, { message: `${name} must be at most 10000 characters` })
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined || s.trim() === '') return undefined;
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `${name} must be JSON (URL-encoded)` });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+
+/** GET /api/propertysearch/{clientId}/export.csv: the search's inputs as query parameters. */
+export const ExportQuerystring = z.object({
+  query: SearchQuerystring.shape.query,
+  filters: jsonParam('filters', z.preprocess(emptyToUndefined, SearchFilters.optional())),
+  sort: jsonParam('sort', SortInput),
+});
+
+/** Rows in one CSV export; a larger result is cut here (the response says so in its headers). */
+export const MAX_EXPORT_ROWS = 50_000;
+
+export const MAX_SUGGESTIONS = 10;
+export const SuggestQuerystring = z.object({
+  q: z
+    .string()
+    .max(MAX_QUERY_LENGTH, { message: `q must be at most ${MAX_QUERY_LENGTH} characters` })
+    .refine((s) => !s.includes('\u0000'), 'q must not contain NUL characters')
+    .optional(),
+});

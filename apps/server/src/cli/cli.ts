@@ -1,48 +1,145 @@
+import fs from 'node:fs';
 import { ConfigError, loadConfig } from '../config.ts';
-import { describeDatabase, openConfiguredDatabase, startServer } from '../server.ts';
 import { migrate } from '../db/migrate.ts';
+import { DataDirInUseError } from '../db/data-dir-lock.ts';
+import { AppError } from '../errors.ts';
+import { DemoConflictError, type DemoSummary } from '../features/demo/demo.service.ts';
+import { UnsupportedRollFileError } from '../features/imports/record-sources.ts';
+import { describeDatabase, openConfiguredDatabase, startServer } from '../server.ts';
+import { clientCommand, CLIENT_ADD_USAGE, flagOf, userCommand, USER_ADD_USAGE } from './admin-commands.ts';
+import { DEMO_USAGE, demoCommand, demoLoginsFile, prepareOnStart, printLogins } from './demo-command.ts';
+import { importCommand, IMPORT_USAGE } from './import-command.ts';
+import {
+  BACKUP_USAGE,
+  backupCommand,
+  RESTORE_USAGE,
+  restoreCommand,
+} from '../features/backup/backup.command.ts';
+import { CliError, parse, processIo, UsageError, write, type CliIo } from './io.ts';
 
-const USAGE = `Usage: portal <command> [options]
+const USAGE = `Usage: portal <command> [options]      (from the repository: npm run portal -- <command>)
 
 Commands:
-  serve                         Start the portal (API and web app on one port)
-  migrate                       Apply database migrations and exit
+  serve                                  start the portal (API and web app on one port)
+  migrate                                apply database migrations and exit
+  import --state S --city C FILE         publish a town's roll from a .jsonl or .csv file
+  user add --username U --email E --role 1|2|3|4 [--manages ID] --password-stdin
+                                         create an admin account
+  client add --state S --city C          create a client (municipality)
+  demo [--parcels N]                     create the demo towns and logins
+  backup FILE                            snapshot the embedded database to FILE (also while serving)
+  restore FILE                           replace the embedded database with a backup (portal stopped)
 
-Configuration comes from the environment; see .env.example.`;
+"portal <command> --help" explains a command. Configuration comes from the environment
+(PORT, DATA_DIR, DATABASE_URL, …); see .env.example.`;
 
-/** Returns the process exit code. Errors go to stderr as one readable line, never a stack trace. */
-export async function runCli(argv: string[]): Promise<number> {
+const SERVE_USAGE = `Usage: portal serve
+
+Starts the portal: the API under /api and the web app on every other path, on PORT (default 8086).
+On the first start with an empty embedded database it creates the demo towns (PORTAL_DEMO=0 skips that).`;
+
+const MIGRATE_USAGE = `Usage: portal migrate
+
+Applies the database migrations that have not been applied yet, then exits. (serve does this too.)`;
+
+const USAGES: Record<string, string> = {
+  serve: SERVE_USAGE,
+  migrate: MIGRATE_USAGE,
+  import: IMPORT_USAGE,
+  user: USER_ADD_USAGE,
+  client: CLIENT_ADD_USAGE,
+  demo: DEMO_USAGE,
+  backup: BACKUP_USAGE,
+  restore: RESTORE_USAGE,
+};
+
+/**
+ * Runs one command and returns the process exit code: 0 done, 1 it failed (the reason on stderr, one
+ * readable line, never a stack trace), 2 it was called wrongly (the reason and the usage on stderr).
+ */
+export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'serve':
-        return await serve();
+        return await serve(rest, io);
       case 'migrate':
-        return await runMigrate();
+        return await runMigrate(rest, io);
+      case 'import':
+        return await importCommand(rest, io);
+      case 'user':
+        return await userCommand(rest, io);
+      case 'client':
+        return await clientCommand(rest, io);
+      case 'demo':
+        return await demoCommand(rest, io);
+      case 'backup':
+        return await backupCommand(rest, io);
+      case 'restore':
+        return await restoreCommand(rest, io);
       case undefined:
+        write(io.stderr, USAGE);
+        return 2;
       case 'help':
       case '--help':
       case '-h':
-        process.stdout.write(`${USAGE}\n`);
-        return command === undefined ? 1 : 0;
+        write(io.stdout, (rest[0] && USAGES[rest[0]]) || USAGE);
+        return 0;
       default:
-        process.stderr.write(`portal: unknown command "${command}"\n\n${USAGE}\n`);
-        void rest;
+        write(io.stderr, `portal: unknown command "${command}"\n\n${USAGE}`);
         return 2;
     }
   } catch (err) {
-    process.stderr.write(`portal: ${err instanceof ConfigError ? err.message : (err as Error).message}\n`);
+    const sub = (command === 'user' || command === 'client') && rest[0] === 'add' ? ' add' : '';
+    const prefix = `portal${command ? ` ${command}${sub}` : ''}`;
+    if (err instanceof UsageError) {
+      write(io.stderr, `${prefix}: ${err.message}\n\n${USAGES[command!] ?? USAGE}`);
+      return 2;
+    }
+    write(io.stderr, `${prefix}: ${describeError(err)}`);
+    if (err instanceof CliError) for (const d of err.details) write(io.stderr, `${prefix}: ${d}`);
     return 1;
   }
 }
 
-async function serve(): Promise<number> {
-  const config = loadConfig();
-  const server = await startServer(config);
-  process.stdout.write(`Open Property Portal is running at ${server.url} (${describeDatabase(config)})\n`);
+/** A failure as one line a person can act on. Anything unexpected keeps its message, not its stack. */
+function describeError(err: unknown): string {
+  if (err instanceof AppError) {
+    const [field] = err.fields ?? [];
+    return field ? `${flagOf(field.field)}: ${field.message}` : err.message;
+  }
+  if (
+    err instanceof CliError ||
+    err instanceof ConfigError ||
+    err instanceof DataDirInUseError ||
+    err instanceof DemoConflictError ||
+    err instanceof UnsupportedRollFileError
+  )
+    return err.message;
+  return `unexpected error: ${(err as Error)?.message ?? String(err)}`;
+}
+
+async function serve(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, {});
+  if (values.help) {
+    write(io.stdout, SERVE_USAGE);
+    return 0;
+  }
+  const config = loadConfig(io.env);
+  let demo: DemoSummary | null = null;
+  const server = await startServer(config, {
+    beforeListen: async (database) => {
+      demo = await prepareOnStart(database, config, io);
+    },
+  });
+  write(io.stdout, `Open Property Portal is running at ${server.url} (${describeDatabase(config)})`);
+  const made = demo as DemoSummary | null;
+  if (made) printLogins(io, made.logins, config.databaseUrl ? null : demoLoginsFile(config));
+  else if (!config.databaseUrl && fs.existsSync(demoLoginsFile(config)))
+    write(io.stdout, `Demo logins: see ${demoLoginsFile(config)}`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      process.stdout.write(`\n${signal} received: finishing requests in flight, then stopping.\n`);
+      write(io.stdout, `\n${signal} received: finishing requests in flight, then stopping.`);
       server.close().then(resolve, resolve);
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
@@ -51,12 +148,17 @@ async function serve(): Promise<number> {
   return 0;
 }
 
-async function runMigrate(): Promise<number> {
-  const config = loadConfig();
+async function runMigrate(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, {});
+  if (values.help) {
+    write(io.stdout, MIGRATE_USAGE);
+    return 0;
+  }
+  const config = loadConfig(io.env);
   const database = await openConfiguredDatabase(config);
   try {
     const { applied } = await migrate(database);
-    process.stdout.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'Database is up to date\n');
+    write(io.stdout, applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date');
     return 0;
   } finally {
     await database.close();

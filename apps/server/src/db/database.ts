@@ -23,6 +23,13 @@ export interface Database {
   /** The same, all or nothing. */
   execScriptInTransaction(text: string): Promise<void>;
   close(): Promise<void>;
+  /** The embedded database's folder (null: in memory, or a PostgreSQL server). */
+  readonly dataDir?: string | null;
+  /**
+   * Embedded database only: a gzipped tarball of the whole data folder, taken between transactions
+   * (features/backup). A PostgreSQL server is backed up with pg_dump instead.
+   */
+  snapshot?(): Promise<Blob>;
 }
 
 export type DatabaseOptions =
@@ -59,6 +66,12 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   return {
     db,
     engine: 'pglite',
+    dataDir,
+    async snapshot() {
+      await client.exec('checkpoint');
+      // Holding the transaction lock keeps every other transaction out: the copy is taken between them.
+      return client.transaction(async () => client.dumpDataDir('gzip'));
+    },
     async execScript(text) {
       await client.exec(text);
     },

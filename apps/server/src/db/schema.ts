@@ -11,7 +11,9 @@ import {
   smallint,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
 /*
  * Typed view of migrations/*.sql for the repositories. The SQL files are the source of truth;
@@ -103,22 +105,31 @@ export const storedFiles = pgTable('stored_files', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
-export const importRuns = pgTable('import_runs', {
-  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
-  clientId: integer('client_id').notNull(),
-  userId: integer('user_id'),
-  actor: text('actor').notNull(),
-  fileName: text('file_name').notNull(),
-  status: text('status', { enum: ['validating', 'importing', 'succeeded', 'failed'] }).notNull(),
-  totalRecords: integer('total_records').notNull(),
-  importedRecords: integer('imported_records').notNull(),
-  errorCount: integer('error_count').notNull(),
-  errors: jsonb('errors').$type<string[]>().notNull(),
-  message: text('message'),
-  startedAt: ts('started_at').notNull().defaultNow(),
-  heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
-  finishedAt: ts('finished_at'),
-});
+export const importRuns = pgTable(
+  'import_runs',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    clientId: integer('client_id').notNull(),
+    userId: integer('user_id'),
+    actor: text('actor').notNull(),
+    fileName: text('file_name').notNull(),
+    status: text('status', { enum: ['validating', 'importing', 'succeeded', 'failed'] }).notNull(),
+    totalRecords: integer('total_records').notNull(),
+    importedRecords: integer('imported_records').notNull(),
+    errorCount: integer('error_count').notNull(),
+    errors: jsonb('errors').$type<string[]>().notNull(),
+    message: text('message'),
+    startedAt: ts('started_at').notNull().defaultNow(),
+    heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  // migrations/0002_roll_publishing.sql: the running run is the per-client lock.
+  (t) => [
+    uniqueIndex('import_runs_one_running_uq')
+      .on(t.clientId)
+      .where(sql`${t.status} in ('validating', 'importing')`),
+  ],
+);
 
 export const properties = pgTable(
   'properties',
@@ -161,3 +172,40 @@ export const auditLog = pgTable('audit_log', {
   before: jsonb('before'),
   after: jsonb('after'),
 });
+
+// migrations/0003_security.sql: rate limits, login throttling, two-factor recovery codes.
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    bucket: text('bucket').notNull(),
+    key: text('key').notNull(),
+    windowStart: ts('window_start').notNull(),
+    hits: integer('hits').notNull(),
+    prevHits: integer('prev_hits').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.key] })],
+);
+
+export const loginThrottle = pgTable(
+  'login_throttle',
+  {
+    scope: text('scope', { enum: ['user', 'ip'] }).notNull(),
+    key: text('key').notNull(),
+    attempts: integer('attempts').notNull(),
+    windowStart: ts('window_start').notNull(),
+    lockedUntil: ts('locked_until'),
+    strikes: integer('strikes').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] })],
+);
+
+export const totpRecoveryCodes = pgTable(
+  'totp_recovery_codes',
+  {
+    userId: integer('user_id').notNull(),
+    codeHash: text('code_hash').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);

@@ -2,12 +2,15 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { canAdministerClient, canManageAdmins, isProviderAdmin } from '@opp/contracts';
 import { SessionsService } from '../features/auth/sessions.service.ts';
+import { AuthService } from '../features/auth/auth.service.ts';
 import type { SessionUser } from '../features/auth/sessions.repository.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionsService;
+    /** Login and logout; other features add login steps through `authService.useLoginHooks`. */
+    authService: AuthService;
   }
   interface FastifyRequest {
     /** The signed-in user, or null (anonymous, or an invalid/expired token). */
@@ -25,6 +28,7 @@ export const authPlugin = fp(
       maxHours: app.config.sessionMaxHours,
     });
     app.decorate('sessions', sessions);
+    app.decorate('authService', new AuthService(app.database.db, sessions));
     app.decorateRequest('user', null);
     app.decorateRequest('accessToken', null);
     app.addHook('onRequest', async (request) => {
@@ -42,6 +46,8 @@ export const authPlugin = fp(
 /** Guards for services and routes: 401 when nobody is signed in, 403 when the signed-in user may not. */
 export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthorized();
+  // REQUIRE_TOTP_FOR_PROVIDER: a provider admin without two-factor sign-in may only enrol (403 until then).
+  request.server.twoFactor?.assertEnrolled(request.user);
   return request.user;
 }
 

@@ -41,6 +41,8 @@ export const errorHandlerPlugin = fp(
       const status = err.statusCode ?? 500;
       if (status === 413 || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
         return send(413, 'payload_too_large', 'The request body is too large');
+      if (isMultipartParseError(err))
+        return send(400, 'bad_request', 'The upload is not a valid multipart/form-data body');
       if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
         return send(415, 'unsupported_media_type', 'Unsupported content type');
       if (
@@ -61,6 +63,16 @@ export const errorHandlerPlugin = fp(
   },
   { name: 'error-handler' },
 );
+
+/**
+ * A malformed multipart body, as the parser (busboy) reports it: plain Errors without a code, so they
+ * are known by message. The client sent them; they are never a server fault.
+ */
+function isMultipartParseError(err: Error): boolean {
+  return /^(Multipart: Boundary not found|Unexpected end of (multipart data|form)|Malformed part header|Malformed urlencoded form|Part terminated early)/.test(
+    String(err.message),
+  );
+}
 
 function safeClientMessage(err: FastifyError): string {
   const m = String(err.message ?? 'Bad request');

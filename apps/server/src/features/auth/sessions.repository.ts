@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { sessions, users } from '../../db/schema.ts';
 
@@ -62,6 +62,11 @@ export const sessionsRepository = {
 
   async deleteForUser(db: Executor, userId: number) {
     await db.delete(sessions).where(eq(sessions.userId, userId));
+  },
+
+  /** Every session of the user but one (a user who changes their own password stays signed in here). */
+  async deleteForUserExcept(db: Executor, userId: number, keepTokenHash: string) {
+    await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash)));
   },
 
   async deleteExpired(db: Executor, idleCutoff: Date) {

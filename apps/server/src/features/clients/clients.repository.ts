@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { PublicClient } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { clientCityAliases, clients } from '../../db/schema.ts';
@@ -28,6 +28,8 @@ export function toPublicClient(c: ClientRow): PublicClient {
 /** City names compare case-insensitively with runs of spaces folded ("south  portland" = "South Portland"). */
 export const cityKey = (city: string) => city.trim().replace(/\s+/g, ' ').toLowerCase();
 
+const lowered = (values: string[]) => [...new Set(values.map((v) => v.trim().toLowerCase()))];
+
 export const clientsRepository = {
   async findById(db: Executor, id: number): Promise<ClientRow | null> {
     const [row] = await db.select().from(clients).where(eq(clients.id, id)).limit(1);
@@ -55,6 +57,46 @@ export const clientsRepository = {
       )
       .limit(1);
     return row?.client ?? null;
+  },
+
+  /** By any spelling of the state (compared case-insensitively) and city, including inactive clients. */
+  async findByStateSpellingsCity(db: Executor, states: string[], city: string): Promise<ClientRow | null> {
+    const [row] = await db
+      .select()
+      .from(clients)
+      .where(
+        and(
+          inArray(sql`lower(${clients.stateProvince})`, lowered(states)),
+          sql`lower(${clients.city}) = ${cityKey(city)}`,
+        ),
+      )
+      .orderBy(asc(clients.id))
+      .limit(1);
+    return row ?? null;
+  },
+
+  /** States of the publicly listed clients: active and production (test clients are reached by URL only). */
+  async listListedStates(db: Executor): Promise<string[]> {
+    const rows = await db
+      .selectDistinct({ state: clients.stateProvince })
+      .from(clients)
+      .where(and(eq(clients.isActive, true), eq(clients.isProduction, true)));
+    return rows.map((r) => r.state);
+  },
+
+  /** Cities of the publicly listed clients in a state given by any of its spellings. */
+  async listListedCities(db: Executor, states: string[]): Promise<string[]> {
+    const rows = await db
+      .select({ city: clients.city })
+      .from(clients)
+      .where(
+        and(
+          eq(clients.isActive, true),
+          eq(clients.isProduction, true),
+          inArray(sql`lower(${clients.stateProvince})`, lowered(states)),
+        ),
+      );
+    return rows.map((r) => r.city);
   },
 
   async listAll(db: Executor): Promise<ClientRow[]> {

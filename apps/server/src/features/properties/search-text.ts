@@ -27,6 +27,39 @@ export function queryTerms(query: string): string[] {
   return out;
 }
 
+/**
+ * One query word: `term` is what the word index matches (letters and digits only). `code` is set for a
+ * word that joins digits to other characters with punctuation, such as `R01-0` or `12-14`: typed that
+ * way it names a map/lot, account, street number or book-page, so it must also start one of those as
+ * typed (see `codeKey`), not merely match the letters and digits somewhere.
+ */
+export interface QueryPart {
+  term: string;
+  code: string | null;
+}
+
+export function queryParts(query: string): QueryPart[] {
+  const out: QueryPart[] = [];
+  for (const raw of fold(query).split(SEPARATORS)) {
+    const term = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);
+    if (!term) continue;
+    const code = codeKey(raw).slice(0, MAX_TOKEN);
+    out.push({ term, code: /\d/.test(code) && /[a-z0-9]-[a-z0-9]/.test(code) ? code : null });
+  }
+  return out;
+}
+
+/**
+ * A code as compared by punctuation: case folded, every run of other characters one `-`, none leading.
+ * `R01-002-A`, `r01.002.a` and `R01 - 002/A` all read `r01-002-a`. The SQL side mirrors this with
+ * `ltrim(regexp_replace(lower(x), '[^a-z0-9]+', '-', 'g'), '-')`.
+ */
+export function codeKey(value: string): string {
+  return fold(value)
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '');
+}
+
 /** Words indexed for one field value. */
 export function indexTerms(value: string | null | undefined, into: Set<string>): void {
   if (!value) return;

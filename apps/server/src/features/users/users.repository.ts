@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
 import type { User } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { users } from '../../db/schema.ts';
@@ -59,6 +59,57 @@ export const usersRepository = {
       .from(users)
       .where(eq(users.roleId, roleId))
       .orderBy(asc(sql`lower(${users.username})`));
+  },
+
+  /** Changes the given columns; a new password hash also stamps password_changed_at. */
+  async update(
+    db: Executor,
+    id: number,
+    changes: Partial<{
+      username: string;
+      email: string;
+      roleId: number;
+      manages: number | null;
+      passwordHash: string;
+    }>,
+  ): Promise<UserRow | null> {
+    const [row] = await db
+      .update(users)
+      .set({ ...changes, ...(changes.passwordHash ? { passwordChangedAt: sql`now()` } : {}) })
+      .where(eq(users.id, id))
+      .returning();
+    return row ?? null;
+  },
+
+  /** Deletes the account; its sessions go with it (foreign key cascade). */
+  async delete(db: Executor, id: number): Promise<boolean> {
+    const rows = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
+    return rows.length > 0;
+  },
+
+  /** Which of username / email another account (not `exceptId`) already uses, case-insensitively. */
+  async findTaken(
+    db: Executor,
+    username: string,
+    email: string,
+    exceptId: number | null,
+  ): Promise<{ username: boolean; email: boolean }> {
+    const rows = await db
+      .select({ username: users.username, email: users.email })
+      .from(users)
+      .where(
+        and(
+          or(
+            sql`lower(${users.username}) = ${username.toLowerCase()}`,
+            sql`lower(${users.email}) = ${email.toLowerCase()}`,
+          ),
+          exceptId === null ? undefined : ne(users.id, exceptId),
+        ),
+      );
+    return {
+      username: rows.some((r) => r.username.toLowerCase() === username.toLowerCase()),
+      email: rows.some((r) => r.email.toLowerCase() === email.toLowerCase()),
+    };
   },
 
   async count(db: Executor): Promise<number> {

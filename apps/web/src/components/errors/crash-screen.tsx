@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { useComponentTrace } from '@/lib/component-trace';
 
 /**
  * Spec §2: "Something went wrong." with Return Home, the error message and the component trace.
@@ -6,12 +7,14 @@ import { isRouteErrorResponse, useRouteError } from 'react-router';
  */
 export function CrashScreen() {
   const error = useRouteError();
+  const componentTrace = useComponentTrace(error);
   const message = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}`
     : error instanceof Error
       ? error.message
       : String(error);
-  const trace = error instanceof Error ? error.stack : undefined;
+  // A render error has a component stack; a failed lazy load or loader only has the script's stack.
+  const trace = componentTrace?.replace(/^\n+/, '') ?? (error instanceof Error ? error.stack : undefined);
   return (
     <main id="main-content" className="grid-container padding-y-6">
       <div className="usa-alert usa-alert--error" role="alert">
@@ -26,8 +29,8 @@ export function CrashScreen() {
           Return Home
         </a>
       </p>
-      {import.meta.env.DEV && trace ? (
-        <details className="margin-top-3">
+      {!import.meta.env.PROD && trace ? (
+        <details className="margin-top-3" open>
           <summary>Component trace</summary>
           <pre className="font-mono-3xs" style={{ whiteSpace: 'pre-wrap' }}>
             {trace}

@@ -1,8 +1,82 @@
-// Placeholder until the public web issue lands.
+import { useEffect, useMemo } from 'react';
+import { useParams } from 'react-router';
+import { PublicLayout } from '@/components/layouts/public-layout';
+import { paths } from '@/config/paths';
+import { useMunicipality } from '@/features/municipalities/api/get-municipality';
+import { TownHeading } from '@/features/municipalities/components/town-heading';
+import { useProperty } from '@/features/properties/api/get-property';
+import { payNowHref, PropertyBottomBar } from '@/features/properties/components/property-bottom-bar';
+import { PropertyHeader } from '@/features/properties/components/property-header';
+import {
+  AdditionalAssessmentsSection,
+  AssessmentSection,
+  BuildingSection,
+  LandSection,
+  PropertyInfoSection,
+  SalesSection,
+  TaxDetailsSection,
+} from '@/features/properties/components/property-sections';
+import { loadResultPaths } from '@/features/search/utils/search-state';
+import { useAlertRedirect } from '@/hooks/use-alert-redirect';
+import { useDocumentTitle } from '@/hooks/use-document-title';
+import { formatLocation } from '@/utils/format';
+
+/** Spec §2 Property detail: loads the client, then the property, then shows it. */
 export function Component() {
+  const { state = '', city = '', account = '' } = useParams();
+  const municipality = useMunicipality(state, city);
+  const client = municipality.data;
+  const property = useProperty(account, state, city, municipality.isSuccess);
+  const p = property.data;
+
+  useAlertRedirect(
+    municipality.isError
+      ? 'Unable to find property, invalid Client ID.'
+      : property.isError
+        ? 'Unable to find property, invalid property.'
+        : null,
+  );
+  useDocumentTitle(p ? formatLocation(p) || `Account ${p.Account}` : 'Property');
+
+  // Spec §4: Previous/Next only when the stored results are unexpired and hold this record.
+  const position = useMemo(() => {
+    const list = loadResultPaths(state, city);
+    if (!list) return null;
+    const here = paths.property.getHref(state, city, account).toLowerCase();
+    const index = list.findIndex((x) => x.toLowerCase() === here);
+    return index >= 0 ? { index, paths: list } : null;
+  }, [state, city, account]);
+
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, [account]);
+
   return (
-    <main id="main-content" className="grid-container">
-      Coming soon
-    </main>
+    <PublicLayout owner={client?.Description} town={{ state, city }}>
+      <div className="opp-container opp-record">
+        {client ? <TownHeading client={client} as="p" /> : null}
+        {p && client ? (
+          <>
+            <PropertyHeader p={p} />
+            <AssessmentSection p={p} />
+            <SalesSection p={p} />
+            <PropertyInfoSection p={p} />
+            <LandSection p={p} />
+            <BuildingSection p={p} />
+            <AdditionalAssessmentsSection p={p} />
+            <TaxDetailsSection p={p} />
+            <PropertyBottomBar
+              searchHref={paths.search.getHref(state, city)}
+              position={position}
+              payHref={payNowHref(client, p.TotalTaxOutstanding, p.Account)}
+            />
+          </>
+        ) : municipality.isError || property.isError ? null : (
+          <p role="status" className="opp-loading">
+            Loading property record…
+          </p>
+        )}
+      </div>
+    </PublicLayout>
   );
 }

@@ -1,0 +1,13 @@
+import fs from 'node:fs';
+import { PropertyRecord } from '@opp/contracts';
+import { toPropertyRow } from '../src/features/properties/property-row.ts';
+import { fastParseRecord } from '../src/features/imports/record-fast-path.ts';
+const lines = fs.readFileSync('/tmp/h1scratch/bench-30000.jsonl', 'utf8').split('\n').filter(Boolean).slice(0, 10000);
+const N = lines.length;
+const time = (name: string, f: () => unknown) => { const t = performance.now(); const r = f(); console.log(name, ((performance.now() - t) / N * 1000).toFixed(1), 'us'); return r; };
+const objs = time('json', () => lines.map((l) => JSON.parse(l))) as unknown[];
+const fast = time('fast', () => objs.map((o) => fastParseRecord(o))) as any[];
+time('zod', () => objs.map((o) => PropertyRecord.parse(o)));
+console.log('fast null count', fast.filter((x) => !x).length);
+const rows = time('row', () => fast.map((o) => toPropertyRow(o))) as any[];
+time('stringify', () => JSON.stringify(rows));

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { demoRepository } from '../features/demo/demo.repository.ts';
+import { createDemo, DEMO_STATE, type DemoLogin, type DemoSummary } from '../features/demo/demo.service.ts';
+import { rollsRepository } from '../features/imports/rolls.repository.ts';
+import { STALE_SECONDS } from '../features/roll-publishing/roll-publishing.service.ts';
+import { withDatabase } from './database.ts';
+import { parse, positiveInt, write, type CliIo } from './io.ts';
+
+export const DEMO_USAGE = `Usage: portal demo [--parcels N]
+
+Creates the demo: three Maine towns (Denmark, Harrison, Bridgton) with synthetic
+records, photos, a banner, contacts and a payment link, and two demo logins whose
+passwords are printed (new ones on every run). Running it again republishes the
+same demo rolls. Towns of those names that hold real data are never touched.
+
+Options:
+  --parcels N   total parcels across the three towns (default 6,800)
+  -h, --help    show this help`;
+
+/** Where the embedded database keeps the demo logins, for whoever missed them on the first start. */
+export const demoLoginsFile = (config: Config) => path.join(config.dataDir, 'demo-logins.txt');
+
+export async function demoCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, { parcels: { type: 'string' } });
+  if (values.help) {
+    write(io.stdout, DEMO_USAGE);
+    return 0;
+  }
+  const parcels = positiveInt(values.parcels, '--parcels', 1_000_000);
+  return withDatabase(io, async (database, config) => {
+    const started = performance.now();
+    const summary = await createDemo(database.db, { parcels, onStep: (m) => write(io.stdout, `  ${m}`) });
+    write(io.stdout, `Demo data ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+    printLogins(io, summary.logins, saveLogins(config, summary));
+    return 0;
+  });
+}
+
+/**
+ * Start-up work for `serve`: frees imports left running by a process that died, and on the first start
+ * of an empty embedded database (PORTAL_DEMO not 0) creates the demo. Returns the demo, if made.
+ */
+export async function prepareOnStart(
+  database: Database,
+  config: Config,
+  io: CliIo,
+  options: { demoParcels?: number } = {},
+): Promise<DemoSummary | null> {
+  // Embedded: this process holds the folder lock, so no other import can be running.
+  await rollsRepository.sweepAbandoned(database.db, database.engine === 'pglite' ? 0 : STALE_SECONDS);
+  if (config.databaseUrl || !config.demo || !(await demoRepository.isEmpty(database.db))) return null;
+  write(io.stdout, 'First start with an empty database: creating the demo towns (PORTAL_DEMO=0 skips this)…');
+  const summary = await createDemo(database.db, {
+    parcels: options.demoParcels,
+    onStep: (m) => write(io.stdout, `  ${m}`),
+  });
+  saveLogins(config, summary);
+  return summary;
+}
+
+/** Writes the logins beside the embedded database (owner-only); null with a PostgreSQL server. */
+function saveLogins(config: Config, summary: DemoSummary): string | null {
+  if (config.databaseUrl) return null;
+  const file = demoLoginsFile(config);
+  const lines = [
+    `Open Property Portal demo logins, created ${new Date().toISOString()}.`,
+    'Demo data only; change or delete these accounts before real use.',
+    '',
+    ...summary.logins.map((l) => `${l.username}  ${l.password}  (${l.label})`),
+    '',
+  ];
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.writeFileSync(file, lines.join('\n'), { mode: 0o600 });
+  return file;
+}
+
+export function printLogins(io: CliIo, logins: DemoLogin[], savedIn: string | null) {
+  write(io.stdout, `Demo logins (${DEMO_STATE} demo towns; demo data only):`);
+  for (const l of logins) write(io.stdout, `  ${l.label}: username ${l.username}  password ${l.password}`);
+  if (savedIn) write(io.stdout, `  (also saved in ${savedIn})`);
+}

@@ -1,0 +1,203 @@
+import {
+  Role,
+  TWO_FACTOR_ENROLMENT_MESSAGE,
+  TWO_FACTOR_REQUIRED_MESSAGE,
+  type TwoFactorConfirmResponse,
+  type TwoFactorStartResponse,
+  type TwoFactorStatus,
+} from '@opp/contracts';
+import type { Db } from '../../db/database.ts';
+import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
+import { auditService, type AuditActor } from '../audit/audit.service.ts';
+import type { SessionUser } from './sessions.repository.ts';
+import { twoFactorRepository } from './two-factor.repository.ts';
+import {
+  generateRecoveryCodes,
+  generateSecret,
+  hashRecoveryCode,
+  looksLikeRecoveryCode,
+  matchStep,
+  otpauthUri,
+} from './two-factor.totp.ts';
+
+export interface TwoFactorOptions {
+  issuer: string;
+  requireForProvider: boolean;
+  clock?: () => number;
+}
+
+interface Who {
+  actor: AuditActor | null;
+  ip: string | null;
+}
+
+export const twoFactorRequired = (message = TWO_FACTOR_REQUIRED_MESSAGE) =>
+  new AppError(401, 'two_factor_required', message);
+
+/** 403 with the two_factor_required code: signed in, but the provider requires enrolment first. */
+export const enrolmentRequired = () => new AppError(403, 'two_factor_required', TWO_FACTOR_ENROLMENT_MESSAGE);
+
+/**
+ * Two-factor sign-in for admins: enrolment (start → confirm with a code), removal, and the second step
+ * of a login. A code is accepted once: the step it belongs to is stored, and only later steps pass.
+ */
+export class TwoFactorService {
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: TwoFactorOptions,
+  ) {
+    this.clock = options.clock ?? Date.now;
+  }
+
+  /** Whether this signed-in user must enrol before doing anything else. */
+  mustEnrol(user: Pick<SessionUser, 'roleId' | 'totpEnabled'>): boolean {
+    return this.options.requireForProvider && user.roleId === Role.Provider && !user.totpEnabled;
+  }
+
+  /** @throws 403 two_factor_required when this user must enrol before doing anything else. */
+  assertEnrolled(user: Pick<SessionUser, 'roleId' | 'totpEnabled'>): void {
+    if (this.mustEnrol(user)) throw enrolmentRequired();
+  }
+
+  async status(user: SessionUser): Promise<TwoFactorStatus> {
+    const row = await this.load(user.id);
+    return {
+      Enabled: row.totpEnabled,
+      Pending: !row.totpEnabled && row.totpSecret !== null,
+      RecoveryCodesLeft: row.totpEnabled ? await twoFactorRepository.countRecoveryCodes(this.db, user.id) : 0,
+      Required: this.options.requireForProvider && user.roleId === Role.Provider,
+    };
+  }
+
+  /**
+   * Issues a new secret for the user to add to an authenticator app. Nothing changes at sign-in until
+   * `confirm` proves the app produces the right codes.
+   * @throws 409 when two-factor sign-in is already on.
+   */
+  async start(user: SessionUser): Promise<TwoFactorStartResponse> {
+    const secret = generateSecret();
+    if (!(await twoFactorRepository.setPendingSecret(this.db, user.id, secret)))
+      throw conflict('Two-factor sign-in is already on; turn it off first to change authenticator');
+    return { Secret: secret, OtpauthUri: otpauthUri(this.options.issuer, user.username, secret) };
+  }
+
+  /**
+   * Turns two-factor sign-in on with a code from the app, and returns fresh recovery codes (shown once).
+   * @throws 409 when nothing was started or it is already on; 400 when the code is wrong.
+   */
+  async confirm(user: SessionUser, code: string, who: Who): Promise<TwoFactorConfirmResponse> {
+    const row = await this.load(user.id);
+    if (row.totpEnabled) throw conflict('Two-factor sign-in is already on');
+    if (!row.totpSecret) throw conflict('Start enrolment first: no authenticator secret was issued');
+    const step = matchStep(row.totpSecret, code.replace(/\s/g, ''), this.clock(), null);
+    if (step === null)
+      throw new AppError(400, 'validation_failed', 'Code: that code was not accepted', [
+        { field: 'Code', message: 'that code was not accepted; check the time on your device' },
+      ]);
+    const codes = generateRecoveryCodes();
+    await this.db.transaction(async (tx) => {
+      if (!(await twoFactorRepository.enable(tx, user.id, row.totpSecret!, step)))
+        throw conflict('Two-factor enrolment changed meanwhile; start again');
+      await twoFactorRepository.replaceRecoveryCodes(tx, user.id, codes.map(hashRecoveryCode));
+      await auditService.record(tx, {
+        ...who,
+        clientId: user.manages,
+        action: 'two_factor.enable',
+        entity: 'user',
+        entityId: user.id,
+        before: { TwoFactorEnabled: false },
+        after: { TwoFactorEnabled: true },
+      });
+    });
+    return { Enabled: true, RecoveryCodes: codes };
+  }
+
+  /**
+   * Turns two-factor sign-in off; a current code or a recovery code proves the person holds the factor
+   * (a stolen session alone cannot remove it).
+   * @throws 403 when the provider requires it for this account; 400 when the code is wrong.
+   */
+  async disable(user: SessionUser, code: string, who: Who): Promise<void> {
+    if (this.options.requireForProvider && user.roleId === Role.Provider)
+      throw forbidden('Provider administrators must keep two-factor sign-in on');
+    const row = await this.load(user.id);
+    if (!row.totpEnabled) {
+      // Abandon a pending enrolment; nothing to prove.
+      await twoFactorRepository.disable(this.db, user.id);
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      if (!(await this.spendCode(tx, row.id, row.totpSecret, row.totpLastStep, code)))
+        throw new AppError(400, 'validation_failed', 'Code: that code was not accepted', [
+          { field: 'Code', message: 'that code was not accepted' },
+        ]);
+      await twoFactorRepository.disable(tx, user.id);
+      await auditService.record(tx, {
+        ...who,
+        clientId: user.manages,
+        action: 'two_factor.disable',
+        entity: 'user',
+        entityId: user.id,
+        before: { TwoFactorEnabled: true },
+        after: { TwoFactorEnabled: false },
+      });
+    });
+  }
+
+  /**
+   * The second step of a sign-in whose password was right.
+   * @throws 401 two_factor_required when the account has it on and the code is missing or not accepted.
+   */
+  async verifyLogin(
+    user: { id: number; username: string; manages: number | null; totpEnabled: boolean },
+    code: string | undefined,
+    ip: string | null,
+  ): Promise<void> {
+    if (!user.totpEnabled) return;
+    if (!code) throw twoFactorRequired();
+    const row = await this.load(user.id);
+    const usedRecovery = !/^\d{6}$/.test(code.replace(/\s/g, ''));
+    const ok = await this.db.transaction(async (tx) => {
+      const spent = await this.spendCode(tx, row.id, row.totpSecret, row.totpLastStep, code);
+      if (spent && usedRecovery)
+        await auditService.record(tx, {
+          actor: { id: user.id, username: user.username },
+          ip,
+          clientId: user.manages,
+          action: 'two_factor.recovery_code_used',
+          entity: 'user',
+          entityId: user.id,
+          after: { RecoveryCodesLeft: await twoFactorRepository.countRecoveryCodes(tx, user.id) },
+        });
+      return spent;
+    });
+    if (!ok) throw twoFactorRequired('That code was not accepted; enter a current code or a recovery code');
+  }
+
+  /** Accepts a TOTP code (once) or a recovery code (once). */
+  private async spendCode(
+    tx: Parameters<Parameters<Db['transaction']>[0]>[0],
+    userId: number,
+    secret: string | null,
+    lastStep: number | null,
+    code: string,
+  ): Promise<boolean> {
+    const digits = code.replace(/\s/g, '');
+    if (/^\d{6}$/.test(digits)) {
+      if (!secret) return false;
+      const step = matchStep(secret, digits, this.clock(), lastStep);
+      return step !== null && (await twoFactorRepository.useStep(tx, userId, step));
+    }
+    if (looksLikeRecoveryCode(code))
+      return twoFactorRepository.useRecoveryCode(tx, userId, hashRecoveryCode(code));
+    return false;
+  }
+
+  private async load(userId: number) {
+    const row = await twoFactorRepository.find(this.db, userId);
+    if (!row) throw notFound('No such user');
+    return row;
+  }
+}

@@ -1,0 +1,138 @@
+import {
+  isProviderAdmin,
+  resolveStateName,
+  TITLES,
+  type Actor,
+  type PublicClient,
+  type UpdateClientBody,
+} from '@opp/contracts';
+import type { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
+import { auditService, type auditActorOf } from '../audit/audit.service.ts';
+import { filesRepository } from '../files/files.repository.ts';
+import { cityKey, clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
+import { isUniqueViolation } from './clients.provider.repository.ts';
+import { isValidPaymentLink } from './clients.provider.service.ts';
+
+export type ParsedUpdateClientBody = z.output<typeof UpdateClientBody>;
+type AuditContext = ReturnType<typeof auditActorOf>;
+
+/** What a municipality's own admins (RoleID 2 and 3) may change; provider admins may change every field. */
+export const MUNICIPALITY_EDITABLE = ['City', 'Description', 'BannerImage'] as const;
+
+const FIELD_TO_COLUMN = {
+  Country: 'country',
+  IsActive: 'isActive',
+  IsProduction: 'isProduction',
+  AllowsImage: 'allowsImage',
+  PictureLevel: 'pictureLevel',
+  AllowPaymentLink: 'allowPaymentLink',
+  PaymentLink: 'paymentLink',
+  StateProvince: 'stateProvince',
+} as const satisfies Record<string, keyof ClientRow>;
+
+const duplicateCity = (city: string, state: string) =>
+  conflict(`A client named ${city} already exists in ${state}.`, 'City');
+
+export const clientsAdminService = {
+  /**
+   * PATCH /api/client/{id}. The caller is already known to administer this client. A municipality
+   * admin may change City, Description ("Town of" + city) and BannerImage; sending any other field with
+   * a different value is refused (403), sending it unchanged is ignored. A rename (of the city, or of
+   * the state by a provider admin) records the old name as an alias in the same transaction, so old
+   * public URLs still find the town. BannerImage must be one of this client's uploaded banners (or
+   * null); banner files the client no longer shows are deleted.
+   * @throws 404, 403, 400 (naming the field), 409 (city taken in that state).
+   */
+  async update(
+    db: Db,
+    actor: Actor,
+    clientId: number,
+    body: ParsedUpdateClientBody,
+    audit: AuditContext,
+  ): Promise<PublicClient> {
+    const client = await clientsRepository.findById(db, clientId);
+    if (!client) throw notFound('Unable to find municipality');
+    const provider = isProviderAdmin(actor);
+    if (!provider) {
+      for (const [field, column] of Object.entries(FIELD_TO_COLUMN)) {
+        const value = body[field as keyof typeof FIELD_TO_COLUMN];
+        if (value !== undefined && value !== client[column])
+          throw forbidden(`Only provider administrators may change ${field}`);
+      }
+    }
+
+    const city = body.City !== undefined ? body.City.replace(/\s+/g, ' ') : client.city;
+    let state = client.stateProvince;
+    if (provider && body.StateProvince !== undefined && body.StateProvince !== client.stateProvince) {
+      const resolved = resolveStateName(body.StateProvince);
+      if (!resolved)
+        throw validationFailed('StateProvince', 'State/Province must be one of the 50 US states.');
+      state = resolved;
+    }
+
+    let description = client.description;
+    if (body.Description !== undefined) {
+      description = body.Description.trim().replace(/\s+/g, ' ');
+      if (!provider && !TITLES.some((t) => description === `${t} ${city}`))
+        throw validationFailed(
+          'Description',
+          `must be the title followed by the city ("${TITLES[0]} ${city}")`,
+        );
+    }
+
+    if (body.BannerImage) {
+      const file = await filesRepository.findMeta(db, body.BannerImage);
+      if (!file || file.kind !== 'banner' || file.clientId !== clientId)
+        throw validationFailed('BannerImage', 'is not an image uploaded for this municipality');
+    }
+
+    const changes: Partial<ClientRow> = { city, stateProvince: state, description };
+    if (body.BannerImage !== undefined) changes.bannerImage = body.BannerImage;
+    if (provider) {
+      if (body.Country !== undefined) changes.country = body.Country;
+      if (body.IsActive !== undefined) changes.isActive = body.IsActive;
+      if (body.IsProduction !== undefined) changes.isProduction = body.IsProduction;
+      if (body.AllowsImage !== undefined) changes.allowsImage = body.AllowsImage;
+      if (body.PictureLevel !== undefined) changes.pictureLevel = body.PictureLevel.trim();
+      const allowPayment = body.AllowPaymentLink ?? client.allowPaymentLink;
+      changes.allowPaymentLink = allowPayment;
+      // A denied payment link is stored empty, as the console form clears it.
+      const link = allowPayment ? (body.PaymentLink ?? client.paymentLink).trim() : '';
+      if (body.PaymentLink !== undefined && link && !isValidPaymentLink(link))
+        throw validationFailed('PaymentLink', 'Payment Link must be a valid web address.');
+      changes.paymentLink = link;
+    }
+
+    const renamed = cityKey(city) !== cityKey(client.city) || state !== client.stateProvince;
+    if (renamed) {
+      const other = await clientsRepository.findByStateCity(db, state, city);
+      if (other && other.id !== clientId) throw duplicateCity(city, state);
+    }
+
+    try {
+      const updated = await db.transaction(async (tx) => {
+        const row = await clientsRepository.update(tx, clientId, changes);
+        if (!row) throw notFound('Unable to find municipality');
+        if (renamed) await clientsRepository.addAlias(tx, client.stateProvince, client.city, clientId);
+        if (body.BannerImage !== undefined)
+          await filesRepository.deleteBannersExcept(tx, clientId, body.BannerImage ?? '');
+        await auditService.record(tx, {
+          ...audit,
+          clientId,
+          action: 'client.update',
+          entity: 'client',
+          entityId: clientId,
+          before: toPublicClient(client),
+          after: toPublicClient(row),
+        });
+        return row;
+      });
+      return toPublicClient(updated);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw duplicateCity(city, state);
+      throw err;
+    }
+  },
+};

@@ -1,0 +1,120 @@
+import { DEFAULT_TITLE, resolveStateName, type CreateClientBody, type PublicClient } from '@opp/contracts';
+import type { z } from 'zod';
+import type { Db } from '../../db/database.ts';
+import { conflict, notFound, validationFailed } from '../../errors.ts';
+import { auditService, type auditActorOf } from '../audit/audit.service.ts';
+import { rollsRepository } from '../imports/rolls.repository.ts';
+import { reclaimStaleRun } from '../roll-publishing/roll-publishing.service.ts';
+import { clientsRepository, toPublicClient } from './clients.repository.ts';
+import {
+  clientsProviderRepository,
+  isUniqueViolation,
+  type DeletedClientCounts,
+} from './clients.provider.repository.ts';
+
+type CreateClientInput = z.output<typeof CreateClientBody>;
+type AuditContext = ReturnType<typeof auditActorOf>;
+
+/**
+ * Spec §4 says the public Pay Now button prepends https:// to a link without a scheme, so a link is
+ * judged the same way: with the scheme it would get, it must be an http(s) URL with a dotted host name.
+ */
+export function isValidPaymentLink(link: string): boolean {
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(link) ? link : `https://${link}`;
+  try {
+    const url = new URL(withScheme);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && /\.[a-z]{2,}$/i.test(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+const duplicateCity = (city: string, state: string) =>
+  conflict(`A client named ${city} already exists in ${state}.`, 'City');
+
+export const clientsProviderService = {
+  /** Every client, inactive ones included, sorted by City (spec §9). */
+  async list(db: Db): Promise<PublicClient[]> {
+    return (await clientsRepository.listAll(db)).map(toPublicClient);
+  },
+
+  /**
+   * Creates a client from the console form. The state must be one of the 50 US states (name or
+   * abbreviation; the canonical name is stored, since public URLs carry it), the city must be new in
+   * that state, and an allowed payment link must be a web address. A denied payment link is stored
+   * empty, as the form clears it. Throws 400 naming the field, or 409 for a duplicate city.
+   */
+  async create(db: Db, body: CreateClientInput, audit: AuditContext): Promise<PublicClient> {
+    const state = resolveStateName(body.StateProvince);
+    if (!state) throw validationFailed('StateProvince', 'State/Province must be one of the 50 US states.');
+    const city = body.City.replace(/\s+/g, ' ');
+    const paymentLink = body.AllowPaymentLink ? body.PaymentLink.trim() : '';
+    if (paymentLink && !isValidPaymentLink(paymentLink))
+      throw validationFailed('PaymentLink', 'Payment Link must be a valid web address.');
+    if (await clientsRepository.findByStateCity(db, state, city)) throw duplicateCity(city, state);
+    try {
+      const row = await db.transaction(async (tx) => {
+        const created = await clientsRepository.insert(tx, {
+          city,
+          stateProvince: state,
+          country: body.Country,
+          description: body.Description.trim() || `${DEFAULT_TITLE} ${city}`,
+          bannerImage: null,
+          isActive: body.IsActive,
+          isProduction: body.IsProduction,
+          allowsImage: body.AllowsImage,
+          pictureLevel: body.PictureLevel.trim(),
+          allowPaymentLink: body.AllowPaymentLink,
+          paymentLink,
+          parcelCount: 0,
+        });
+        await auditService.record(tx, {
+          ...audit,
+          clientId: created.id,
+          action: 'client.create',
+          entity: 'client',
+          entityId: created.id,
+          after: toPublicClient(created),
+        });
+        return created;
+      });
+      return toPublicClient(row);
+    } catch (err) {
+      // Two creates racing past the check above: the unique index has the last word.
+      if (isUniqueViolation(err)) throw duplicateCity(city, state);
+      throw err;
+    }
+  },
+
+  /**
+   * Deletes a client and everything that is its own (properties, contacts, images, import history, old
+   * city names) in one transaction, and ends its admins' sessions: their accounts stay, managing
+   * nothing, until a provider admin reassigns or removes them. Refused with 409 while a roll import for
+   * the client is running, so the import cannot fail half-way against a vanished client.
+   */
+  async delete(db: Db, id: number, audit: AuditContext): Promise<DeletedClientCounts> {
+    await reclaimStaleRun(db, id);
+    return db.transaction(async (tx) => {
+      const client = await clientsProviderRepository.lockById(tx, id);
+      if (!client) throw notFound('No such client');
+      const running = await rollsRepository.findRunning(tx, id);
+      if (running)
+        throw conflict(
+          `A roll import (${running.fileName}) is running for this client; delete it when the import has finished.`,
+        );
+      const counts = await clientsProviderRepository.countOwned(tx, id);
+      await clientsProviderRepository.revokeAdminSessions(tx, id);
+      await clientsProviderRepository.delete(tx, id);
+      // The entry outlives the client (the log has no foreign key), so who deleted what stays known.
+      await auditService.record(tx, {
+        ...audit,
+        clientId: id,
+        action: 'client.delete',
+        entity: 'client',
+        entityId: id,
+        before: { ...toPublicClient(client), Deleted: counts },
+      });
+      return counts;
+    });
+  },
+};

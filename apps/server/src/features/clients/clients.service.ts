@@ -1,0 +1,90 @@
+import {
+  canAdministerClient,
+  isProviderAdmin,
+  resolveStateName,
+  stateAbbreviation,
+  type Actor,
+  type ClientLookup,
+  type PublicClient,
+} from '@opp/contracts';
+import type { Executor } from '../../db/database.ts';
+import { notFound } from '../../errors.ts';
+import { clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
+
+/*
+ * What the public may see of the clients (spec §7 "Public"). Inactive clients do not exist for the
+ * public: every lookup answers 404 for them. Test clients (IsProduction false) answer by URL but are
+ * not listed in the states and cities pickers.
+ */
+
+/** Every spelling a state may be typed or stored as: the name and USPS abbreviation, or the value itself. */
+export function stateSpellings(value: string): string[] {
+  const name = resolveStateName(value);
+  if (!name) return [value.trim().replace(/\s+/g, ' ')];
+  const abbreviation = stateAbbreviation(name);
+  return abbreviation ? [name, abbreviation] : [name];
+}
+
+// Sorted the same on every engine and locale: the database's collation is not involved.
+const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true }).compare;
+const uniqueSorted = (values: string[]) => {
+  const seen = new Map<string, string>();
+  for (const v of values) if (!seen.has(v.toLowerCase())) seen.set(v.toLowerCase(), v);
+  return [...seen.values()].sort(byName);
+};
+
+const municipalityNotFound = () => notFound('Unable to find municipality');
+
+export const publicClientsService = {
+  /** Names of the states with at least one listed client, sorted. */
+  async listStates(db: Executor): Promise<string[]> {
+    const states = await clientsRepository.listListedStates(db);
+    return uniqueSorted(states.map((s) => resolveStateName(s) ?? s));
+  },
+
+  /** Names of a state's listed clients, sorted. A state nobody is listed in has none. */
+  async listCities(db: Executor, state: string): Promise<string[]> {
+    return uniqueSorted(await clientsRepository.listListedCities(db, stateSpellings(state)));
+  },
+
+  /**
+   * The active client at a state (name or abbreviation) and city, also under an earlier name of a
+   * renamed town so old links keep working. Throws 404 for unknown and inactive clients.
+   */
+  async findByStateCity(db: Executor, state: string, city: string): Promise<ClientRow> {
+    const client =
+      (await clientsRepository.findByStateSpellingsCity(db, stateSpellings(state), city)) ??
+      (await clientsRepository.findByAlias(db, resolveStateName(state) ?? state, city));
+    if (!client?.isActive) throw municipalityNotFound();
+    return client;
+  },
+
+  /** `GET /api/client/{state}/{city}`: the id, and whether the caller may administer it. */
+  async lookup(db: Executor, state: string, city: string, actor: Actor | null): Promise<ClientLookup> {
+    const client = await this.findByStateCity(db, state, city);
+    return { ClientID: client.id, TokenValid: canAdministerClient(actor, client.id) };
+  },
+
+  /** An active client by id; 404 for unknown and inactive ones. */
+  async requireVisible(db: Executor, id: number): Promise<ClientRow> {
+    const client = await clientsRepository.findById(db, id);
+    if (!client?.isActive) throw municipalityNotFound();
+    return client;
+  },
+
+  /**
+   * `GET /api/client/{id}`: the public record. A provider administrator asking with showinactive
+   * also sees inactive clients; anyone else gets 404 for them, as if they did not exist.
+   */
+  async getById(
+    db: Executor,
+    id: number,
+    options: { actor: Actor | null; showInactive: boolean },
+  ): Promise<PublicClient> {
+    const client = await clientsRepository.findById(db, id);
+    if (!client) throw municipalityNotFound();
+    if (!client.isActive && !(options.showInactive && isProviderAdmin(options.actor)))
+      throw municipalityNotFound();
+    return toPublicClient(client);
+  },
+};

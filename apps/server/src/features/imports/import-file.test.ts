@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/database.ts';
+import { setupTestApp } from '../../../test/helpers.ts';
+import { buildClient } from '../../../test/factories.ts';
+import { importRoll } from './import.service.ts';
+import { recordSourceFor } from './record-sources.ts';
+
+/*
+ * Roll files through the real pipeline (file → source → validation → roll swap) and back out through
+ * the public API, on whichever engine the run uses.
+ */
+
+const ctx = setupTestApp();
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-import-file-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, text);
+  return p;
+}
+
+async function importFile(clientId: number, filePath: string) {
+  return importRoll(
+    ctx.db,
+    { clientId, userId: null, actor: 'test', fileName: path.basename(filePath) },
+    recordSourceFor(filePath),
+  );
+}
+
+/** Everything a reader could see of the client: its row and every stored property row, in full. */
+async function snapshot(clientId: number) {
+  const client = await queryRows(
+    ctx.db,
+    sql`select active_roll_id, parcel_count, last_updated from clients where id = ${clientId}`,
+  );
+  const rows = await queryRows(
+    ctx.db,
+    sql`select roll_id, account, record, summary, search_doc::text as search_doc from properties
+         where client_id = ${clientId} order by roll_id, account`,
+  );
+  return { client, rows };
+}
+
+async function fullProperty(city: string, account: string) {
+  const res = await ctx.app.inject(
+    `/api/fullproperty/${account}?city=${encodeURIComponent(city)}&state=Maine`,
+  );
+  return { status: res.statusCode, body: res.json() };
+}
+
+const jsonl = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+describe('importing roll files', () => {
+  it('publishes a CSV roll that reads back through the public API as full records', async () => {
+    const client = await buildClient(ctx.db);
+    const p = file(
+      'roll.csv',
+      [
+        'Account,MapLot,StreetNumber,Apartment,StreetName,LandValue,TotalBuildingValue,TotalAcres,Owner1Name,Owner1Address1,Owner1City,Owner1State,Owner1ZipCode,Owner2Name,Sale1Date,Sale1Price,Sale1Book,Sale1Page,Sale2Date,Sale2Price,Land1Code,Land1Description,Land1UnitType,Land1Amount,Building1Type,Building1Bedrooms,Building1FullBaths,Building1YearBuilt,Tax1Year,Tax1Rate,Tax1OriginalTaxAmount,Tax1OutstandingTaxBalance,PropertyCode,PropertyCodeDescription',
+        '101,R03-012,12,,"MAIN ST",45000,"180,500",2.5,"LIBBY, SARAH J",12 MAIN ST,HARRISON,ME,04040,"LIBBY, PAUL",2019-05-01,245000,35123,118,2001-02-03,98000,1,House Lot,Site,45000,Cape,3,2,1978,2025,0.01485,3348.68,0,101,Property Code',
+        '102,U01-004-002,40,2B,POND RD,20000,90000,0,"ROE LLC",,,,,,,,,,,,,,,,,,,,,,,,,',
+      ].join('\n'),
+    );
+    const outcome = await importFile(client.id, p);
+    expect(outcome.errors).toEqual([]);
+    expect(outcome.ok).toBe(true);
+    expect(outcome.total).toBe(2);
+
+    const first = await fullProperty(client.city, '101');
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      Account: '101',
+      MapLot: 'R03-012',
+      StreetNumber: '12',
+      StreetName: 'MAIN ST',
+      TotalBuildingValue: 180500,
+      TotalAcres: 2.5,
+      Owners: [
+        { OwnerName: 'LIBBY, SARAH J', Address1: '12 MAIN ST', City: 'HARRISON', ZipCode: '04040' },
+        { OwnerName: 'LIBBY, PAUL', Address1: '' },
+      ],
+      Sales: [
+        { SaleDate: '2019-05-01', SalePrice: 245000, Book: '35123', Page: '118' },
+        { SaleDate: '2001-02-03', SalePrice: 98000 },
+      ],
+      Land: [{ LandCode: '1', LandDescription: 'House Lot', UnitType: 'Site', Amount: 45000 }],
+      Buildings: [{ BuildingType: 'Cape', Bedrooms: 3, FullBaths: 2, YearBuilt: 1978 }],
+      Taxes: [{ TaxYear: 2025, Rate: 0.01485, OriginalTaxAmount: 3348.68, OutstandingTaxBalance: 0 }],
+      PropertyCode: { Description: 'Property Code', UserDefinedValue: '101' },
+      Exemptions: [],
+      CommercialBuildings: [],
+    });
+    const second = await fullProperty(client.city, '102');
+    expect(second.body).toMatchObject({
+      Apartment: '2B',
+      Owners: [{ OwnerName: 'ROE LLC' }],
+      Sales: [],
+      TotalAcres: 0,
+    });
+  });
+
+  it('publishes a JSON Lines roll, blank lines and all', async () => {
+    const client = await buildClient(ctx.db);
+    const p = file(
+      'roll.jsonl',
+      `${jsonl([{ Account: 'A-1', Owners: [{ OwnerName: 'X' }] }])}\n\n${jsonl([{ Account: 'A-2', StreetName: 'ELM ST' }])}`,
+    );
+    const outcome = await importFile(client.id, p);
+    expect(outcome.ok).toBe(true);
+    expect((await fullProperty(client.city, 'A-2')).body).toMatchObject({
+      Account: 'A-2',
+      StreetName: 'ELM ST',
+      Owners: [],
+    });
+  });
+
+  it('rejects a bad JSON Lines file by line and field, leaving the published roll exactly as it was', async () => {
+    const client = await buildClient(ctx.db);
+    expect(
+      (await importFile(client.id, file('v1.jsonl', jsonl([{ Account: '1' }, { Account: '2' }])))).ok,
+    ).toBe(true);
+    const before = await snapshot(client.id);
+
+    const bad = file(
+      'v2.jsonl',
+      [
+        JSON.stringify({ Account: '1', StreetName: 'NEW ST' }),
+        JSON.stringify({ Account: '2', Sales: [{ SaleDate: '2020-01-01', SalePrice: 'N/A' }] }),
+        '{"Account": "3", oops}',
+        JSON.stringify({ Account: '4', Owners: [{ City: 'NO NAME' }] }),
+        JSON.stringify({ Account: '1' }),
+      ].join('\n'),
+    );
+    const outcome = await importFile(client.id, bad);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.errors).toEqual([
+      'line 2: Sales[0].SalePrice: expected a number, got "N/A"',
+      expect.stringMatching(/^line 3: not valid JSON \(/),
+      'line 4: Owners[0].OwnerName: expected text, got nothing',
+      'line 5: Account: 1 appears again (first on line 1)',
+    ]);
+    expect(await snapshot(client.id)).toEqual(before);
+    expect((await fullProperty(client.city, '1')).body.StreetName).toBe('');
+    expect(outcome.run).toMatchObject({ status: 'failed', fileName: 'v2.jsonl', errorCount: 4 });
+  });
+
+  it('names CSV columns and file lines in errors, and changes nothing', async () => {
+    const client = await buildClient(ctx.db);
+    expect((await importFile(client.id, file('ok.csv', 'Account,StreetName\n1,ELM ST\n'))).ok).toBe(true);
+    const before = await snapshot(client.id);
+    const lines = ['Account,SaleDate,SalePrice,Sale2Price,Building1Bedrooms,StreetName'];
+    for (let i = 1; i <= 9; i++) lines.push(`${i},2020-01-0${i},1000,,,"A ST"`);
+    lines.push('10,2020-01-10,N/A,,,"MULTI\nLINE ST"');
+    lines.push('11,2020-02-30,5,12abc,two,B ST');
+    const outcome = await importFile(client.id, file('bad.csv', lines.join('\n')));
+    expect(outcome.errors).toEqual([
+      'line 11: SalePrice: expected a number, got "N/A"',
+      'line 13: SaleDate: expected a real date (YYYY-MM-DD)',
+      'line 13: Sale2Price: expected a number, got "12abc"',
+      'line 13: Building1Bedrooms: expected a number, got "two"',
+    ]);
+    expect(await snapshot(client.id)).toEqual(before);
+  });
+
+  it('rejects a CSV file whose header it cannot map before reading any row', async () => {
+    const client = await buildClient(ctx.db);
+    const outcome = await importFile(client.id, file('header.csv', 'Account,Ownr1Name\n1,X\n'));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.errors).toEqual(['line 1: unknown column "Ownr1Name"']);
+  });
+
+  it('fails cleanly when the file changes between checking and writing, leaving no rows behind', async () => {
+    const client = await buildClient(ctx.db);
+    expect((await importFile(client.id, file('v1b.jsonl', jsonl([{ Account: 'keep' }])))).ok).toBe(true);
+    const before = await snapshot(client.id);
+    let pass = 0;
+    const changing = async function* () {
+      pass++;
+      for (let i = 1; i <= 3500; i++) {
+        // Three batches in, the second read breaks, with a batch still being written.
+        if (pass === 2 && i === 3001) yield { line: i, error: 'not valid JSON (Unexpected end of input)' };
+        else yield { line: i, value: { Account: String(i) } };
+      }
+    };
+    await expect(
+      importRoll(
+        ctx.db,
+        { clientId: client.id, userId: null, actor: 'test', fileName: 'moving.jsonl' },
+        changing,
+      ),
+    ).rejects.toThrow(/line 3001 changed while importing/);
+    expect(await snapshot(client.id)).toEqual(before);
+    const [run] = await queryRows<{ status: string; message: string }>(
+      ctx.db,
+      sql`select status, message from import_runs where client_id = ${client.id} order by id desc limit 1`,
+    );
+    expect(run).toMatchObject({
+      status: 'failed',
+      message: expect.stringMatching(/^Import failed: line 3001/),
+    });
+  });
+
+  it('treats an empty file as an error, not as an empty roll', async () => {
+    const client = await buildClient(ctx.db);
+    expect((await importFile(client.id, file('a.jsonl', jsonl([{ Account: '1' }])))).ok).toBe(true);
+    const outcome = await importFile(client.id, file('empty.jsonl', '\n\n'));
+    expect(outcome.errors).toEqual(['the file holds no records']);
+    expect((await fullProperty(client.city, '1')).status).toBe(200);
+  });
+});

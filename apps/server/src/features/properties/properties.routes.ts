@@ -1,0 +1,49 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AccountText, ErrorBody, FullProperty, safeText } from '@opp/contracts';
+import { isNotModified, rollEtag } from '../../plugins/conditional-get.ts';
+import { propertiesService } from './properties.service.ts';
+
+const FullPropertyQuery = z.object({
+  city: safeText(100).pipe(z.string().trim().min(1, { message: 'city is required' })),
+  state: safeText(100).pipe(z.string().trim().min(1, { message: 'state is required' })),
+});
+
+/** Spec §7 public property page call. */
+export const propertiesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.database.db;
+
+  app.get(
+    '/fullproperty/:account',
+    {
+      schema: {
+        tags: ['Public'],
+        summary: "A parcel's full record",
+        description:
+          'The full spec §3 record of `account` in the published roll of the town named by `city` and ' +
+          '`state` (state name or USPS abbreviation, any case). `LastUpdated` says when the roll was ' +
+          'published. 404 when the town is unknown or inactive, or has no such account. Sends ETag and ' +
+          'Last-Modified and answers 304 to a matching If-None-Match / If-Modified-Since.',
+        params: z.object({ account: AccountText }),
+        querystring: FullPropertyQuery,
+        response: {
+          200: FullProperty,
+          304: z.null().describe('Not modified'),
+          400: ErrorBody,
+          404: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const town = await propertiesService.townOf(db, request.query.state, request.query.city);
+      // Read first (a primary-key lookup), so a 404 never carries validators.
+      const property = await propertiesService.fullProperty(db, town, request.params.account);
+      const validators = {
+        etag: rollEtag(['property', town.id, town.activeRollId, town.lastUpdated?.getTime() ?? null]),
+        lastModified: town.lastUpdated,
+      };
+      if (isNotModified(request, reply, validators)) return reply.code(304).send(null);
+      return property;
+    },
+  );
+};

@@ -1,0 +1,53 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/database.ts';
+import { importRuns } from '../../db/schema.ts';
+
+/** The few writes the HTTP publisher adds to the import core's rolls repository. */
+export const rollPublishingRepository = {
+  /**
+   * Records how many rows are written so far. Progress writes are fire-and-forget and may arrive out of
+   * order on a connection pool, so the count only grows and a finished run is left alone.
+   */
+  async recordImported(db: Executor, runId: number, imported: number): Promise<void> {
+    await db
+      .update(importRuns)
+      .set({
+        importedRecords: sql`greatest(${importRuns.importedRecords}, ${imported})`,
+        heartbeatAt: sql`now()`,
+      })
+      .where(and(eq(importRuns.id, runId), eq(importRuns.status, 'importing')));
+  },
+
+  /** Proves the run's owner is alive; other nodes treat a run whose heartbeat stopped as abandoned. */
+  async heartbeat(db: Executor, runId: number): Promise<void> {
+    await db
+      .update(importRuns)
+      .set({ heartbeatAt: sql`now()` })
+      .where(and(eq(importRuns.id, runId), sql`${importRuns.status} in ('validating', 'importing')`));
+  },
+
+  /** The client's in-progress run whose heartbeat stopped `staleSeconds` ago (judged by the database clock). */
+  async findStaleRunning(db: Executor, clientId: number, staleSeconds: number): Promise<number | null> {
+    const [row] = await db
+      .select({ id: importRuns.id })
+      .from(importRuns)
+      .where(
+        and(
+          eq(importRuns.clientId, clientId),
+          sql`${importRuns.status} in ('validating', 'importing')`,
+          sql`${importRuns.heartbeatAt} < now() - make_interval(secs => ${staleSeconds})`,
+        ),
+      )
+      .limit(1);
+    return row?.id ?? null;
+  },
+
+  async findForClient(db: Executor, clientId: number, runId: number) {
+    const [row] = await db
+      .select()
+      .from(importRuns)
+      .where(and(eq(importRuns.id, runId), eq(importRuns.clientId, clientId)))
+      .limit(1);
+    return row ?? null;
+  },
+};

@@ -1,0 +1,204 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ImportRunDto } from '@opp/contracts';
+import type { Db } from '../../db/database.ts';
+import { conflict, notFound } from '../../errors.ts';
+import { auditService, type auditActorOf } from '../audit/audit.service.ts';
+import { isUniqueViolation } from '../clients/clients.provider.repository.ts';
+import { clientsRepository } from '../clients/clients.repository.ts';
+import { importRoll, type RecordSource } from '../imports/import.service.ts';
+import { rollsRepository, type ImportRun } from '../imports/rolls.repository.ts';
+import { rollPublishingRepository } from './roll-publishing.repository.ts';
+
+/** How often a running import proves it is alive. */
+export const HEARTBEAT_MS = 15_000;
+/** A run whose heartbeat is older than this is abandoned (its node died) and no longer holds the lock. */
+export const STALE_SECONDS = 120;
+/** At most one progress write a second: other nodes read progress from the run's row. */
+const PROGRESS_WRITE_MS = 1_000;
+
+/** Opens a stored upload as records; chosen by the file name's extension. */
+export type OpenRollFile = (filePath: string, fileName: string) => RecordSource;
+
+export function toImportRunDto(run: ImportRun): ImportRunDto {
+  return {
+    RunID: run.id,
+    ClientID: run.clientId,
+    Actor: run.actor,
+    FileName: run.fileName,
+    Status: run.status,
+    TotalRecords: run.totalRecords,
+    ImportedRecords: run.importedRecords,
+    ErrorCount: run.errorCount,
+    Errors: run.errors,
+    Message: run.message,
+    StartedAt: run.startedAt.toISOString(),
+    FinishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
+  };
+}
+
+const alreadyRunning = (run: { fileName: string } | null) =>
+  conflict(
+    `A roll is already being published for this client${run ? ` (${run.fileName})` : ''}; wait for it to finish.`,
+  );
+
+/**
+ * Frees the client's lock when the node running its import died (heartbeat stale): the run is marked
+ * failed and its rows swept, exactly as the start-up sweep would.
+ */
+export async function reclaimStaleRun(db: Db, clientId: number): Promise<void> {
+  if (await rollPublishingRepository.findStaleRunning(db, clientId, STALE_SECONDS))
+    await rollsRepository.sweepAbandoned(db, STALE_SECONDS);
+}
+
+async function requireClient(db: Db, clientId: number) {
+  const client = await clientsRepository.findById(db, clientId);
+  if (!client) throw notFound('No such client');
+  return client;
+}
+
+/** Stops reading the file once the server is shutting down; the import core then fails the run. */
+function abortable(source: RecordSource, signal: AbortSignal): RecordSource {
+  return async function* () {
+    for await (const item of source()) {
+      if (signal.aborted) throw new Error('the server stopped during the import; publish the file again');
+      yield item;
+    }
+  };
+}
+
+interface Job {
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+/**
+ * Runs roll imports in the background of this API node. The uploaded file is already on local disk; the
+ * run's row (validating/importing, with a heartbeat) is the per-client lock shared by every node, so
+ * the browser that started an import may close and any node can report its progress.
+ */
+export class RollPublisher {
+  private readonly jobs = new Map<number, Job>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly openFile: OpenRollFile,
+  ) {}
+
+  /** Throws 404 for an unknown client and 409 while one of its imports runs; cheap, before an upload. */
+  async assertCanStart(clientId: number): Promise<void> {
+    await requireClient(this.db, clientId);
+    await reclaimStaleRun(this.db, clientId);
+    const running = await rollsRepository.findRunning(this.db, clientId);
+    if (running) throw alreadyRunning(running);
+  }
+
+  /**
+   * Takes the client's lock by creating its run, then validates and imports the file in the background
+   * (the file is deleted when done). Returns the new run at once. Throws 404 or 409 as above; the caller
+   * then still owns the file.
+   */
+  async start(input: {
+    clientId: number;
+    userId: number;
+    actor: string;
+    fileName: string;
+    filePath: string;
+    audit: ReturnType<typeof auditActorOf>;
+  }): Promise<ImportRunDto> {
+    await this.assertCanStart(input.clientId);
+    let run: ImportRun;
+    try {
+      run = await this.db.transaction(async (tx) => {
+        const created = await rollsRepository.createRun(tx, {
+          clientId: input.clientId,
+          userId: input.userId,
+          actor: input.actor,
+          fileName: input.fileName,
+        });
+        await auditService.record(tx, {
+          ...input.audit,
+          clientId: input.clientId,
+          action: 'roll.publish',
+          entity: 'import_run',
+          entityId: created.id,
+          after: { FileName: input.fileName },
+        });
+        return created;
+      });
+    } catch (err) {
+      // Another node (or request) took the lock between the check and the insert.
+      if (isUniqueViolation(err)) throw alreadyRunning(null);
+      throw err;
+    }
+    const abort = new AbortController();
+    const { audit: _audit, ...job } = input;
+    const done = this.run(run, job, abort.signal).finally(() => this.jobs.delete(run.id));
+    this.jobs.set(run.id, { abort, done });
+    return toImportRunDto(run);
+  }
+
+  private async run(
+    run: ImportRun,
+    input: { clientId: number; userId: number; actor: string; fileName: string; filePath: string },
+    signal: AbortSignal,
+  ): Promise<void> {
+    const beat = setInterval(() => {
+      rollPublishingRepository.heartbeat(this.db, run.id).catch(() => {});
+    }, HEARTBEAT_MS);
+    beat.unref();
+    let lastWrite = 0;
+    try {
+      const outcome = await importRoll(
+        this.db,
+        { ...input, runId: run.id },
+        abortable(this.openFile(input.filePath, input.fileName), signal),
+        (p) => {
+          if (p.phase !== 'importing' || Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
+          lastWrite = Date.now();
+          rollPublishingRepository.recordImported(this.db, run.id, p.processed).catch(() => {});
+        },
+      );
+      this.log.info(
+        { runId: run.id, clientId: input.clientId, ok: outcome.ok, records: outcome.total },
+        outcome.ok ? 'roll published' : 'roll rejected',
+      );
+    } catch (err) {
+      // The import core has already marked the run failed and removed its rows.
+      this.log.error({ err, runId: run.id, clientId: input.clientId }, 'roll import failed');
+    } finally {
+      clearInterval(beat);
+      await fs.rm(path.dirname(input.filePath), { recursive: true, force: true }).catch(() => {});
+    }
+  }
+
+  /** Resolves when the run's background work on this node has finished (tests; shutdown). */
+  async waitFor(runId: number): Promise<void> {
+    await this.jobs.get(runId)?.done;
+  }
+
+  /** Shutdown: stop every import (each run is marked failed, its rows removed) and wait for them. */
+  async close(): Promise<void> {
+    for (const job of this.jobs.values()) job.abort.abort();
+    await Promise.allSettled([...this.jobs.values()].map((j) => j.done));
+  }
+}
+
+export const rollPublishingService = {
+  /** The client's publishing history, newest first. */
+  async history(db: Db, clientId: number): Promise<ImportRunDto[]> {
+    await requireClient(db, clientId);
+    await reclaimStaleRun(db, clientId);
+    return (await rollsRepository.listRuns(db, clientId)).map(toImportRunDto);
+  },
+
+  /** One run, for progress polling. 404 when the run is not this client's. */
+  async getRun(db: Db, clientId: number, runId: number): Promise<ImportRunDto> {
+    await reclaimStaleRun(db, clientId);
+    const run = await rollPublishingRepository.findForClient(db, clientId, runId);
+    if (!run) throw notFound('No such import for this client');
+    return toImportRunDto(run);
+  },
+};

@@ -1,0 +1,242 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { PropertySummary, SortColumn } from '@opp/contracts';
+import { queryRows, type Db, type Executor } from '../../db/database.ts';
+import { prefixTsQuery } from '../properties/search-text.ts';
+
+export interface NumberRange {
+  min?: number;
+  max?: number;
+}
+
+/** What one search asks of one roll; every part is optional except the roll. */
+export interface SearchCriteria {
+  rollId: number;
+  /** Word prefixes that must all match ([a-z0-9]+ each, so safe inside a tsquery). */
+  terms: string[];
+  /** Whole words that must all match exactly ([a-z0-9]+ each): the finished words of a type-ahead entry. */
+  words?: string[];
+  /**
+   * Prefixes checked on the rows the other terms found rather than through the word index: a one- or
+   * two-letter prefix matches so many words that the index would read a large part of itself for it.
+   */
+  recheckTerms?: string[];
+  /** Punctuated codes ([a-z0-9-]+) that must each start a map/lot, account, street number, apartment or book-page. */
+  codes: string[];
+  salePrice?: NumberRange;
+  saleDate?: { from?: string; to?: string };
+  acres?: NumberRange;
+  livingArea?: NumberRange;
+  landTypes?: string[];
+  buildingStyles?: string[];
+  minBedrooms?: number;
+  minBathrooms?: number;
+  ownership?: { residential: boolean; commercial: boolean };
+}
+
+export interface SortKey {
+  column: SortColumn;
+  descending: boolean;
+}
+
+/** The indexed columns behind each public sort name (natural-order keys for the text columns). */
+const SORT_EXPR: Record<SortColumn, SQL> = {
+  MapLot: sql.raw('p.map_lot_key'),
+  Name: sql.raw('p.name_key'),
+  Location: sql.raw('p.location_key'),
+  BuildingLand: sql.raw('p.building_land'),
+  Acres: sql.raw('p.total_acres'),
+  SaleDate: sql.raw('p.sale_date'),
+  SalePrice: sql.raw('p.sale_price'),
+};
+
+const codeOf = (expr: SQL) => sql`ltrim(regexp_replace(lower(${expr}), '[^a-z0-9]+', '-', 'g'), '-')`;
+const textArray = (values: string[]) =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
+
+function addRange(parts: SQL[], column: SQL, range: NumberRange | undefined) {
+  if (range?.min !== undefined) parts.push(sql`${column} >= ${range.min}`);
+  if (range?.max !== undefined) parts.push(sql`${column} <= ${range.max}`);
+}
+
+/** The WHERE clause: all parameters, never input spliced into the text. */
+function whereClause(c: SearchCriteria): SQL {
+  const parts: SQL[] = [sql`p.roll_id = ${c.rollId}`];
+  const words = c.words ?? [];
+  if (c.terms.length > 0 || words.length > 0) {
+    const tsquery = [...words, prefixTsQuery(c.terms)].filter(Boolean).join(' & ');
+    parts.push(sql`p.search_doc @@ to_tsquery('simple', ${tsquery})`);
+  }
+  if (c.recheckTerms?.length)
+    // The function form of @@, which the planner cannot answer from the index.
+    parts.push(sql`ts_match_vq(p.search_doc, to_tsquery('simple', ${prefixTsQuery(c.recheckTerms)}))`);
+  for (const code of c.codes) {
+    // A recheck on the few rows the word index already found; `code` holds only [a-z0-9-], so LIKE sees no wildcard.
+    const prefix = `${code}%`;
+    parts.push(sql`(${codeOf(sql`p.summary->>'MapLot'`)} like ${prefix}
+      or ${codeOf(sql`p.account`)} like ${prefix}
+      or ${codeOf(sql`p.summary->>'StreetNumber'`)} like ${prefix}
+      or ${codeOf(sql`p.summary->>'Apartment'`)} like ${prefix}
+      or ${codeOf(sql`(p.record->>'Book') || '-' || (p.record->>'Page')`)} like ${prefix})`);
+  }
+  addRange(parts, sql`p.sale_price`, c.salePrice);
+  if (c.saleDate?.from) parts.push(sql`p.sale_date >= ${c.saleDate.from}::date`);
+  if (c.saleDate?.to) parts.push(sql`p.sale_date <= ${c.saleDate.to}::date`);
+  addRange(parts, sql`p.total_acres`, c.acres);
+  addRange(parts, sql`p.living_area`, c.livingArea);
+  if (c.landTypes?.length) parts.push(sql`p.land_types && ${textArray(c.landTypes)}`);
+  if (c.buildingStyles?.length) parts.push(sql`p.building_styles && ${textArray(c.buildingStyles)}`);
+  if (c.minBedrooms !== undefined) parts.push(sql`p.bedrooms >= ${c.minBedrooms}`);
+  if (c.minBathrooms !== undefined) parts.push(sql`p.bathrooms >= ${c.minBathrooms}`);
+  const own = c.ownership;
+  if (own?.residential && own.commercial) parts.push(sql`(p.has_residential or p.has_commercial)`);
+  else if (own?.residential) parts.push(sql`p.has_residential`);
+  else if (own?.commercial) parts.push(sql`p.has_commercial`);
+  return sql.join(parts, sql` and `);
+}
+
+/**
+ * ORDER BY for the sort keys, then account as the tie-break so every row has one place and pages never
+ * overlap. Empty values go last whichever the direction. `reverse` yields the exact mirror order, used
+ * to read pages near the end from the end.
+ */
+function orderClause(keys: SortKey[], reverse: boolean): SQL {
+  const dir = (descending: boolean) => sql.raw(descending !== reverse ? 'desc' : 'asc');
+  const nulls = sql.raw(reverse ? 'nulls first' : 'nulls last');
+  const items = keys.map((k) => sql`${SORT_EXPR[k.column]} ${dir(k.descending)} ${nulls}`);
+  items.push(sql`p.account_key ${dir(false)}`, sql`p.account ${dir(false)}`);
+  return sql.join(items, sql`, `);
+}
+
+export interface PageWindow {
+  offset: number;
+  limit: number;
+  /** Read in mirror order (the caller reverses the rows back). */
+  reverse: boolean;
+}
+
+/** Columns the ORDER BY may name, carried out of the fenced subquery. */
+const FENCED_COLUMNS = sql.raw(
+  'p.summary, p.map_lot_key, p.name_key, p.location_key, p.building_land, p.total_acres, p.sale_date, p.sale_price, p.account_key, p.account',
+);
+
+export const searchRepository = {
+  /** The exact number of matches. Reads every match: for deep pages and small results. */
+  async count(db: Executor, c: SearchCriteria): Promise<number> {
+    const rows = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from properties p where ${whereClause(c)}`,
+    );
+    return rows[0]?.n ?? 0;
+  },
+
+  /** The number of matches, reading at most `cap + 1` of them: `cap + 1` means "more than cap". */
+  async countUpTo(db: Executor, c: SearchCriteria, cap: number): Promise<number> {
+    const rows = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (select 1 from properties p where ${whereClause(c)} limit ${cap + 1}) m`,
+    );
+    return rows[0]?.n ?? 0;
+  },
+
+  /** The planner's estimate of the number of matches (from table statistics; reads no rows). */
+  async estimate(db: Executor, c: SearchCriteria): Promise<number> {
+    const rows = await queryRows<Record<string, unknown>>(
+      db,
+      sql`explain (format json) select 1 from properties p where ${whereClause(c)}`,
+    );
+    const raw = rows[0] ? Object.values(rows[0])[0] : null;
+    const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{
+      Plan?: { 'Plan Rows'?: number };
+    }>;
+    return Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  },
+
+  /**
+   * One page in sort order. `fenced` plans the match first and sorts the matches (right when they are
+   * few); otherwise the planner may walk a sort index and filter as it goes (right when they are many
+   * and spread through the order, as the first page of a broad search is).
+   */
+  async page(
+    db: Executor,
+    c: SearchCriteria,
+    sort: SortKey[],
+    w: PageWindow,
+    options: { fenced?: boolean } = {},
+  ): Promise<PropertySummary[]> {
+    const order = orderClause(sort, w.reverse);
+    const query = options.fenced
+      ? // OFFSET 0 keeps the planner from pushing the ORDER BY into the scan of the subquery.
+        sql`select p.summary from (select ${FENCED_COLUMNS} from properties p where ${whereClause(c)} offset 0) p
+            order by ${order} limit ${w.limit} offset ${w.offset}`
+      : sql`select p.summary from properties p where ${whereClause(c)}
+            order by ${order} limit ${w.limit} offset ${w.offset}`;
+    const rows = await queryRows<{ summary: PropertySummary }>(db, query);
+    const summaries = rows.map((r) => r.summary);
+    return w.reverse ? summaries.reverse() : summaries;
+  },
+
+  /**
+   * Every row of a result in sort order (at most `maxRows`), read through one cursor in one transaction:
+   * a single scan and a single snapshot, however many batches it takes, so a roll published meanwhile
+   * cannot mix into the file.
+   */
+  async forEachBatch(
+    db: Db,
+    c: SearchCriteria,
+    sort: SortKey[],
+    options: { maxRows: number; batch: number; fenced: boolean },
+    onBatch: (rows: PropertySummary[]) => void,
+  ): Promise<void> {
+    const order = orderClause(sort, false);
+    const query = options.fenced
+      ? sql`select p.summary from (select ${FENCED_COLUMNS} from properties p where ${whereClause(c)} offset 0) p
+            order by ${order} limit ${options.maxRows}`
+      : sql`select p.summary from properties p where ${whereClause(c)} order by ${order} limit ${options.maxRows}`;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`declare export_rows no scroll cursor for ${query}`);
+      for (;;) {
+        const rows = await queryRows<{ summary: PropertySummary }>(
+          tx,
+          sql`fetch ${sql.raw(String(Math.trunc(options.batch)))} from export_rows`,
+        );
+        if (rows.length === 0) break;
+        onBatch(rows.map((r) => r.summary));
+      }
+    });
+  },
+
+  /**
+   * Some matching parcels for type-ahead, in no particular order: sorting every match of a two-letter
+   * prefix would cost more than the whole answer may. The service ranks what comes back.
+   */
+  async suggestCandidates(db: Executor, c: SearchCriteria, limit: number): Promise<PropertySummary[]> {
+    const rows = await queryRows<{ summary: PropertySummary }>(
+      db,
+      sql`select p.summary from properties p where ${whereClause(c)} limit ${limit}`,
+    );
+    return rows.map((r) => r.summary);
+  },
+
+  /** Distinct land types and building styles present in a roll. */
+  async landBuilding(
+    db: Executor,
+    rollId: number,
+  ): Promise<{ landTypes: string[]; buildingStyles: string[] }> {
+    const [land, styles] = await Promise.all([
+      queryRows<{ v: string }>(
+        db,
+        sql`select distinct t.v from properties p cross join lateral unnest(p.land_types) as t(v)
+             where p.roll_id = ${rollId}`,
+      ),
+      queryRows<{ v: string }>(
+        db,
+        sql`select distinct t.v from properties p cross join lateral unnest(p.building_styles) as t(v)
+             where p.roll_id = ${rollId}`,
+      ),
+    ]);
+    return { landTypes: land.map((r) => r.v), buildingStyles: styles.map((r) => r.v) };
+  },
+};

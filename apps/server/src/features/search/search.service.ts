@@ -1,0 +1,401 @@
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_EXPORT_ROWS,
+  MAX_SUGGESTIONS,
+  type LandBuildingOptions,
+  type ParsedSearchFilters,
+  type PropertySummary,
+  type SearchResponse,
+  type SortSpec,
+  type Suggestion,
+} from '@opp/contracts';
+import { Readable } from 'node:stream';
+import type { Db, Executor } from '../../db/database.ts';
+import { validationFailed } from '../../errors.ts';
+import { publicClientsService } from '../clients/clients.service.ts';
+import type { ClientRow } from '../clients/clients.repository.ts';
+import { codeKey, fold, indexTerms, queryParts } from '../properties/search-text.ts';
+import { csvLine, EXPORT_COLUMNS } from './search-csv.ts';
+import {
+  searchRepository,
+  type NumberRange,
+  type PageWindow,
+  type SearchCriteria,
+  type SortKey,
+} from './search.repository.ts';
+
+/** What a search asks, as parsed by the contracts (SearchQuerystring, SearchBody, ExportQuerystring). */
+export interface SearchRequest {
+  query?: string;
+  filters?: ParsedSearchFilters;
+  sort?: SortSpec[];
+}
+
+/** More words than this is not a property search; it would only make the index work harder. */
+export const MAX_QUERY_WORDS = 12;
+const DEFAULT_SORT: SortKey[] = [{ column: 'Name', descending: false }];
+const EXPORT_BATCH = 2_000;
+const SUGGEST_CANDIDATES = 60;
+
+/**
+ * The query's words as the index reads them. A word that is a prefix of another word is implied by it
+ * (`sm smith`), so it is dropped. Throws 400 naming `query` for a query with no letter or digit at all
+ * (only punctuation, such as `%` or `.*`), or for more than MAX_QUERY_WORDS words.
+ */
+export function parseQuery(query: string | undefined, field = 'query'): { terms: string[]; codes: string[] } {
+  if (!query || query.trim() === '') return { terms: [], codes: [] };
+  const parts = queryParts(query);
+  if (parts.length === 0) throw validationFailed(field, 'must contain at least one letter or digit');
+  const unique = [...new Set(parts.map((p) => p.term))];
+  const terms = unique.filter((t) => !unique.some((o) => o !== t && o.startsWith(t)));
+  if (terms.length > MAX_QUERY_WORDS)
+    throw validationFailed(field, `may hold at most ${MAX_QUERY_WORDS} words`);
+  const codes = [...new Set(parts.map((p) => p.code).filter((c): c is string => c !== null))];
+  return { terms, codes };
+}
+
+/**
+ * The original web form sends 0 for an empty number box (spec §4: zeros "become empty" on restore), so 0
+ * in a range, bedrooms or bathrooms means "not set".
+ */
+const set = (n: number | undefined) => (n === undefined || n === 0 ? undefined : n);
+
+function numberRange(
+  field: string,
+  r: { start?: number; end?: number } | undefined,
+): NumberRange | undefined {
+  const min = set(r?.start);
+  const max = set(r?.end);
+  if (min === undefined && max === undefined) return undefined;
+  if (min !== undefined && max !== undefined && min > max)
+    throw validationFailed(field, 'the start must not be greater than the end');
+  return { min, max };
+}
+
+const cleanList = (values: string[] | undefined) => {
+  const list = [...new Set((values ?? []).map((v) => v.trim()).filter(Boolean))];
+  return list.length > 0 ? list : undefined;
+};
+
+/** Search criteria for a roll from the parsed request. Throws 400 naming the field for contradictions. */
+export function buildCriteria(rollId: number, query: string | undefined, f: ParsedSearchFilters = {}) {
+  const { terms, codes } = parseQuery(query);
+  const criteria: SearchCriteria = { rollId, terms, codes };
+  criteria.salePrice = numberRange('filters.sale.price', f.sale?.price);
+  const from = f.sale?.date?.start;
+  const to = f.sale?.date?.end;
+  if (from && to && from > to)
+    throw validationFailed('filters.sale.date', 'the start must not be after the end');
+  if (from || to) criteria.saleDate = { from, to };
+  criteria.acres = numberRange('filters.land.area', f.land?.area);
+  criteria.livingArea = numberRange('filters.building.area', f.building?.area);
+  criteria.landTypes = cleanList(f.land?.type);
+  criteria.buildingStyles = cleanList(f.building?.style);
+  criteria.minBedrooms = set(f.building?.bedrooms);
+  criteria.minBathrooms = set(f.building?.bathrooms);
+  const ownership = f.building?.ownership ?? [];
+  if (ownership.length > 0)
+    criteria.ownership = {
+      residential: ownership.includes('residential'),
+      commercial: ownership.includes('commercial'),
+    };
+  return criteria;
+}
+
+const isUnfiltered = (c: SearchCriteria) =>
+  c.terms.length === 0 &&
+  c.codes.length === 0 &&
+  Object.entries(c).every(([k, v]) => ['rollId', 'terms', 'codes'].includes(k) || v === undefined);
+
+/** The sort list with repeated columns dropped (the first wins); Name ascending when none is given. */
+export function sortKeys(sort: SortSpec[] | undefined): SortKey[] {
+  const keys: SortKey[] = [];
+  for (const s of sort ?? [])
+    if (!keys.some((k) => k.column === s.sortby)) keys.push({ column: s.sortby, descending: s.descending });
+  return keys.length > 0 ? keys : DEFAULT_SORT;
+}
+
+/**
+ * The rows of a page, read from whichever end is nearer: the last page of a million rows is the first
+ * page of the mirror order, so no query skips more than half the result.
+ */
+export function pageWindow(offset: number, limit: number, total: number): PageWindow | null {
+  if (offset >= total) return null;
+  const size = Math.min(limit, total - offset);
+  const fromEnd = total - offset - size;
+  return fromEnd < offset
+    ? { offset: fromEnd, limit: size, reverse: true }
+    : { offset, limit: size, reverse: false };
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * Results up to this size are counted exactly and sorted after matching; past it the total is the
+ * planner's estimate (TotalIsEstimate) unless a page past it is asked for, which needs the exact count.
+ */
+export const EXACT_COUNT_LIMIT = 5_000;
+/** A result the planner expects to be larger than this is not counted at all. */
+const ESTIMATE_TRUSTED_ABOVE = 2 * EXACT_COUNT_LIMIT;
+
+interface Counted {
+  total: number;
+  estimated: boolean;
+}
+
+/**
+ * Exact when small, estimated when large, and never more than EXACT_COUNT_LIMIT rows read to tell: the
+ * planner's estimate (table statistics, no rows read) decides whether counting is worth it, and the
+ * count stops one row past the limit.
+ */
+async function countMatches(db: Executor, criteria: SearchCriteria, rollSize: number): Promise<Counted> {
+  // A town no bigger than the limit is always counted; and no estimate exceeds the roll.
+  const estimate =
+    rollSize <= EXACT_COUNT_LIMIT ? 0 : Math.min(await searchRepository.estimate(db, criteria), rollSize);
+  if (estimate > ESTIMATE_TRUSTED_ABOVE) return { total: estimate, estimated: true };
+  const upTo = await searchRepository.countUpTo(db, criteria, EXACT_COUNT_LIMIT);
+  if (upTo <= EXACT_COUNT_LIMIT) return { total: upTo, estimated: false };
+  return { total: Math.max(estimate, EXACT_COUNT_LIMIT + 1), estimated: true };
+}
+
+/**
+ * Whether to read a page by matching first and sorting the matches (cost: every match) rather than by
+ * walking the sort order and filtering (cost: about (offset + limit) / share-of-the-roll-matching rows).
+ */
+export function sortAfterMatching(counted: Counted, rollSize: number, end: number): boolean {
+  if (!counted.estimated) return true;
+  const share = Math.min(1, counted.total / Math.max(rollSize, 1));
+  return share === 0 || counted.total < end / share;
+}
+
+async function countAndPage(
+  db: Executor,
+  client: ClientRow,
+  criteria: SearchCriteria,
+  sort: SortKey[],
+  offset: number,
+  limit: number,
+): Promise<Counted & { rows: PropertySummary[] }> {
+  if (isUnfiltered(criteria)) {
+    // The publish step stores the roll's row count; nothing needs counting.
+    const total = client.parcelCount;
+    const w = pageWindow(offset, limit, total);
+    return { total, estimated: false, rows: w ? await searchRepository.page(db, criteria, sort, w) : [] };
+  }
+  let counted = await countMatches(db, criteria, client.parcelCount);
+  if (counted.estimated && offset + limit > EXACT_COUNT_LIMIT)
+    counted = { total: await searchRepository.count(db, criteria), estimated: false };
+  const fenced = sortAfterMatching(counted, client.parcelCount, offset + limit);
+  const w = counted.estimated ? { offset, limit, reverse: false } : pageWindow(offset, limit, counted.total);
+  return { ...counted, rows: w ? await searchRepository.page(db, criteria, sort, w, { fenced }) : [] };
+}
+
+/** A checked export request: what exportCsv reads. */
+export interface ExportPlan {
+  client: ClientRow;
+  criteria: SearchCriteria;
+  sort: SortKey[];
+}
+
+const landBuildingCache = new WeakMap<object, Map<number, Promise<LandBuildingOptions>>>();
+const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true }).compare;
+
+export const searchService = {
+  /**
+   * `POST /api/propertysearch/{clientId}`: one page of the active roll's matching parcels, with totals.
+   * A page past the end is empty with the right totals. Throws 404 for an unknown or inactive client
+   * and 400 naming the field for input that cannot be searched.
+   */
+  async search(
+    db: Executor,
+    clientId: number,
+    request: SearchRequest & { page?: number; pageSize?: number },
+  ): Promise<SearchResponse> {
+    const client = await publicClientsService.requireVisible(db, clientId);
+    const page = request.page ?? 1;
+    const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+    const sort = sortKeys(request.sort);
+    // Built even for a town with no roll yet, so bad input is a 400 whatever the town's state.
+    const criteria = buildCriteria(client.activeRollId ?? 0, request.query, request.filters);
+    const { total, estimated, rows } =
+      client.activeRollId === null
+        ? { total: 0, estimated: false, rows: [] }
+        : await countAndPage(db, client, criteria, sort, (page - 1) * pageSize, pageSize);
+    return {
+      SearchProperties: rows,
+      PageSize: pageSize,
+      PageNumber: page,
+      Pages: Math.ceil(total / pageSize),
+      TotalRecords: total,
+      TotalIsEstimate: estimated,
+      LastUpdated: iso(client.lastUpdated),
+    };
+  },
+
+  /** The active client whose roll the other calls read; 404 for unknown and inactive clients. */
+  publicClient(db: Executor, clientId: number): Promise<ClientRow> {
+    return publicClientsService.requireVisible(db, clientId);
+  },
+
+  /**
+   * The whole result of a search as CSV (header row first, at most MAX_EXPORT_ROWS rows, in sort order)
+   * as a stream, for a plan from planExport (which checks the input: 400 naming the field). The rows are read in
+   * one pass as fast as the database gives them, not as fast as the client takes them: a slow download
+   * must not hold a database connection (the embedded engine has only one).
+   */
+  planExport(client: ClientRow, request: SearchRequest): ExportPlan {
+    return {
+      client,
+      criteria: buildCriteria(client.activeRollId ?? 0, request.query, request.filters),
+      sort: sortKeys(request.sort),
+    };
+  },
+
+  async exportCsv(db: Db, { client, criteria, sort }: ExportPlan) {
+    const rollId = client.activeRollId;
+    const unfiltered = isUnfiltered(criteria);
+    let total = 0;
+    let estimated = false;
+    if (rollId !== null && unfiltered) total = client.parcelCount;
+    else if (rollId !== null) {
+      // As in a search, but the limit is the export's: up to MAX_EXPORT_ROWS the header is exact.
+      const estimate = Math.min(await searchRepository.estimate(db, criteria), client.parcelCount);
+      total =
+        estimate > 2 * MAX_EXPORT_ROWS
+          ? estimate
+          : await searchRepository.countUpTo(db, criteria, MAX_EXPORT_ROWS);
+      if (total > MAX_EXPORT_ROWS) {
+        total = Math.max(estimate, MAX_EXPORT_ROWS + 1);
+        estimated = true;
+      }
+    }
+    const rowCount = Math.min(total, MAX_EXPORT_ROWS);
+    const stream = new Readable({ read() {} });
+    const push = (text: string) => {
+      // The client went away: stop reading (the error ends the transaction).
+      if (stream.destroyed) throw new Error('CSV export abandoned by the client');
+      stream.push(text);
+    };
+    const produce = async () => {
+      // A byte-order mark lets spreadsheet programs read the accents in owner names as UTF-8.
+      push(`\uFEFF${csvLine(EXPORT_COLUMNS.map((c) => c.header))}`);
+      if (rowCount === 0) return;
+      await searchRepository.forEachBatch(
+        db,
+        criteria,
+        sort,
+        { maxRows: rowCount, batch: EXPORT_BATCH, fenced: !unfiltered && !estimated },
+        (rows) => push(rows.map((s) => csvLine(EXPORT_COLUMNS.map((c) => c.value(s)))).join('')),
+      );
+    };
+    produce().then(
+      () => stream.push(null),
+      (err: Error) => stream.destroy(err),
+    );
+    return { total, estimated, rowCount, truncated: total > rowCount, stream };
+  },
+
+  /**
+   * Up to MAX_SUGGESTIONS type-ahead entries for a partial query: owner names, street addresses and
+   * map/lots in which every word of the query starts a word. `account` is set when the entry is known to
+   * name one parcel, null when several share it or the matches were too many to tell (choosing it should
+   * run a search). 400 naming `q` for input that has no letter or digit.
+   */
+  async suggest(db: Executor, client: ClientRow, q: string | undefined): Promise<Suggestion[]> {
+    const { terms, codes } = parseQuery(q, 'q');
+    if (terms.length === 0 || client.activeRollId === null) return [];
+    // The words before the last were finished by a space: "12 ma" means number 12, not 120 or 1200. Only
+    // the word being typed is a prefix, which also keeps a short number from matching half the roll.
+    // A punctuated code (a map/lot) stays a prefix even when finished: its words are joined differently.
+    const parts = queryParts(q ?? '');
+    const finished = /[\s,;/&+()[\]{}|]$/u.test(q ?? '') ? parts : parts.slice(0, -1);
+    const words = [...new Set(finished.filter((p) => p.code === null).map((p) => p.term))];
+    const prefixes = [...new Set(parts.map((p) => p.term).filter((t) => !words.includes(t)))];
+    const long = prefixes.filter((t) => t.length >= 3);
+    const indexed = words.length + long.length > 0;
+    const candidates = await searchRepository.suggestCandidates(
+      db,
+      {
+        rollId: client.activeRollId,
+        terms: indexed ? long : prefixes,
+        recheckTerms: indexed ? prefixes.filter((t) => t.length < 3) : [],
+        words,
+        codes,
+      },
+      SUGGEST_CANDIDATES,
+    );
+    // An entry names one parcel only if every match was seen; from a sample it may stand for many.
+    const complete = candidates.length < SUGGEST_CANDIDATES;
+    return rankSuggestions(candidates, prefixes, codes, q ?? '', words, complete);
+  },
+
+  /** Distinct land types and building styles of the client's published roll, sorted; cached per roll. */
+  async landBuilding(db: Executor, client: ClientRow): Promise<LandBuildingOptions> {
+    const rollId = client.activeRollId;
+    if (rollId === null) return { landType: [], buildingStyle: [] };
+    let perDb = landBuildingCache.get(db);
+    if (!perDb) landBuildingCache.set(db, (perDb = new Map()));
+    let options = perDb.get(rollId);
+    if (!options) {
+      options = searchRepository.landBuilding(db, rollId).then((r) => ({
+        landType: r.landTypes.sort(byName),
+        buildingStyle: r.buildingStyles.sort(byName),
+      }));
+      // A roll never changes once published, so its entry is good until it is replaced; keep a few.
+      if (perDb.size >= 64) perDb.delete(perDb.keys().next().value!);
+      perDb.set(rollId, options);
+      const cache = perDb;
+      options.catch(() => cache.delete(rollId));
+    }
+    return options;
+  },
+};
+
+function wordsOf(value: string): Set<string> {
+  const words = new Set<string>();
+  indexTerms(value, words);
+  return words;
+}
+
+const matchesAll = (value: string, terms: string[], whole: string[]) => {
+  const words = [...wordsOf(value)];
+  return terms.every((t) => words.some((w) => w.startsWith(t))) && whole.every((t) => words.includes(t));
+};
+
+const KIND_ORDER_TEXT = { owner: 0, address: 1, maplot: 2 } as const;
+const KIND_ORDER_CODE = { maplot: 0, address: 1, owner: 2 } as const;
+
+/** Suggestions from candidate parcels: entries that start with the typed text first, then by kind and name. */
+export function rankSuggestions(
+  candidates: PropertySummary[],
+  terms: string[],
+  codes: string[],
+  typed: string,
+  whole: string[] = [],
+  complete = true,
+): Suggestion[] {
+  const found = new Map<string, { s: Suggestion; accounts: Set<string> }>();
+  const add = (kind: Suggestion['kind'], text: string, account: string) => {
+    const key = `${kind}\u0000${fold(text).replace(/\s+/g, ' ').trim()}`;
+    const entry = found.get(key) ?? { s: { kind, text, account }, accounts: new Set<string>() };
+    entry.accounts.add(account);
+    found.set(key, entry);
+  };
+  for (const p of candidates) {
+    for (const o of p.Owners) if (matchesAll(o.OwnerName, terms, whole)) add('owner', o.OwnerName, p.Account);
+    const address = [p.StreetNumber, p.Apartment, p.StreetName].filter((v) => v.trim()).join(' ');
+    if (address && matchesAll(address, terms, whole)) add('address', address, p.Account);
+    if (p.MapLot && matchesAll(p.MapLot, terms, whole) && codes.every((c) => codeKey(p.MapLot).startsWith(c)))
+      add('maplot', p.MapLot, p.Account);
+  }
+  const head = fold(typed).trim();
+  const order = /^\d/.test(head) ? KIND_ORDER_CODE : KIND_ORDER_TEXT;
+  const startsTyped = (text: string) => (fold(text).startsWith(head) ? 0 : 1);
+  return [...found.values()]
+    .map(({ s, accounts }) => ({ ...s, account: complete && accounts.size === 1 ? s.account : null }))
+    .sort(
+      (a, b) =>
+        startsTyped(a.text) - startsTyped(b.text) || order[a.kind] - order[b.kind] || byName(a.text, b.text),
+    )
+    .slice(0, MAX_SUGGESTIONS);
+}

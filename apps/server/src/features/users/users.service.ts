@@ -1,0 +1,252 @@
+import {
+  canGrantRole,
+  canManageAdmins,
+  DEFAULT_ADMIN_ROLE,
+  isProviderAdmin,
+  Role,
+  type Actor,
+  type RoleId,
+  type User,
+  type UserBody,
+} from '@opp/contracts';
+import type { z } from 'zod';
+import type { Db, Executor } from '../../db/database.ts';
+import { conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
+import { auditService, type auditActorOf } from '../audit/audit.service.ts';
+import { hashPassword } from '../auth/password.ts';
+import { sessionsRepository } from '../auth/sessions.repository.ts';
+import { hashToken } from '../auth/sessions.service.ts';
+import { clientsRepository } from '../clients/clients.repository.ts';
+import { toUserDto, usersRepository, type UserRow } from './users.repository.ts';
+
+export type ParsedUserBody = z.output<typeof UserBody>;
+
+/** Who is acting, and the token they act with (a user changing their own password keeps this session). */
+export interface UserActor extends Actor {
+  accessToken: string | null;
+  /** Who and where, as the audit log records it. */
+  audit: ReturnType<typeof auditActorOf>;
+}
+
+/**
+ * Spec §6 rules for admin accounts, enforced here whatever the UI shows:
+ * - only a provider admin (1) or the client's Super Administrator (2) creates, changes or deletes admins;
+ * - nobody grants a role higher (a lower RoleID) than their own;
+ * - a municipality admin only creates or moves admins into their own client;
+ * - provider admins (1) manage no single client; every other role manages exactly one;
+ * - nobody deletes their own account, and only a provider admin edits their own row (name, email,
+ *   password; never their own role), as the admins list offers no self-edit to anyone else.
+ */
+export const usersService = {
+  /** The admins of one municipality, sorted by username. @throws 403, 404 (unknown client). */
+  async listForClient(db: Db, actor: Actor, clientId: number): Promise<User[]> {
+    if (!canManageAdmins(actor, clientId)) throw forbidden('Only a Super Administrator may manage admins');
+    if (!(await clientsRepository.findById(db, clientId))) throw notFound('No such municipality');
+    return (await usersRepository.listByClient(db, clientId)).map(toUserDto);
+  },
+
+  /** Every account with one role (the provider console lists RoleID 1). @throws 403. */
+  async listByRole(db: Db, actor: Actor, roleId: RoleId): Promise<User[]> {
+    if (!isProviderAdmin(actor)) throw forbidden('Only provider administrators may do that');
+    return (await usersRepository.listByRole(db, roleId)).map(toUserDto);
+  },
+
+  /** One account: your own, or any for a provider admin. @throws 403, 404. */
+  async get(db: Db, actor: Actor, id: number): Promise<User> {
+    if (actor.id !== id && !isProviderAdmin(actor)) throw forbidden('You may only look up your own account');
+    const row = await usersRepository.findById(db, id);
+    if (!row) throw notFound('No such user');
+    return toUserDto(row);
+  },
+
+  /**
+   * Creates an admin. RoleID defaults to 3 and Manages to the actor's own client (spec §5).
+   * @throws 403 (not allowed), 400 (missing password, bad Manages), 409 (username or email taken).
+   */
+  async create(db: Db, actor: UserActor, body: ParsedUserBody): Promise<User> {
+    const roleId = body.RoleID ?? DEFAULT_ADMIN_ROLE;
+    const manages =
+      body.Manages !== undefined ? body.Manages : roleId === Role.Provider ? null : (actor.manages ?? null);
+    authorizeTarget(actor, roleId, manages);
+    await checkManages(db, roleId, manages);
+    if (!body.Password) throw validationFailed('Password', 'Password is required');
+    await checkUnique(db, body.Username, body.Email, null);
+    const passwordHash = await hashPassword(body.Password);
+    const row = await withUniqueGuard(() =>
+      db.transaction(async (tx) => {
+        const created = await usersRepository.insert(tx, {
+          username: body.Username,
+          email: body.Email,
+          roleId,
+          manages,
+          passwordHash,
+        });
+        await auditService.record(tx, {
+          ...actor.audit,
+          clientId: manages,
+          action: 'user.create',
+          entity: 'user',
+          entityId: created.id,
+          after: toUserDto(created),
+        });
+        return created;
+      }),
+    );
+    return toUserDto(row);
+  },
+
+  /**
+   * Changes an admin. Fields left out keep their value; a new password ends every other session of
+   * that account (the actor's own current session survives a change of their own password).
+   * @throws 403, 404, 400, 409.
+   */
+  async update(db: Db, actor: UserActor, id: number, body: ParsedUserBody): Promise<User> {
+    if (body.UserId != null && body.UserId !== id)
+      throw validationFailed('UserId', 'does not match the user in the address');
+    const target = await usersRepository.findById(db, id);
+    if (!target) throw notFound('No such user');
+    const self = target.id === actor.id;
+    if (self) {
+      if (!isProviderAdmin(actor)) throw forbidden('You cannot edit your own admin account');
+      if (body.RoleID !== undefined && body.RoleID !== target.roleId)
+        throw forbidden('You cannot change your own role');
+    } else {
+      authorizeExisting(actor, target);
+    }
+    const roleId = body.RoleID ?? (target.roleId as RoleId);
+    const manages = body.Manages !== undefined ? body.Manages : target.manages;
+    if (!self) authorizeTarget(actor, roleId, manages);
+    await checkManages(db, roleId, manages);
+    await checkUnique(db, body.Username, body.Email, id);
+    const passwordHash = body.Password ? await hashPassword(body.Password) : undefined;
+
+    const row = await withUniqueGuard(() =>
+      db.transaction(async (tx) => {
+        const updated = await usersRepository.update(tx, id, {
+          username: body.Username,
+          email: body.Email,
+          roleId,
+          manages,
+          ...(passwordHash ? { passwordHash } : {}),
+        });
+        if (!updated) return null;
+        if (passwordHash) await revokeSessions(tx, id, self ? actor.accessToken : null);
+        await auditService.record(tx, {
+          ...actor.audit,
+          clientId: updated.manages ?? target.manages,
+          action: 'user.update',
+          entity: 'user',
+          entityId: id,
+          before: toUserDto(target),
+          // The password itself never enters the log; that it changed does.
+          after: { ...toUserDto(updated), CredentialsChanged: Boolean(passwordHash) },
+        });
+        return updated;
+      }),
+    );
+    if (!row) throw notFound('No such user');
+    return toUserDto(row);
+  },
+
+  /** Deletes an admin and, with it, every session of theirs. @throws 403 (incl. yourself), 404. */
+  async remove(db: Db, actor: UserActor, id: number): Promise<void> {
+    const target = await usersRepository.findById(db, id);
+    if (!target) throw notFound('No such user');
+    if (target.id === actor.id) throw forbidden('You cannot delete your own account');
+    authorizeExisting(actor, target);
+    await db.transaction(async (tx) => {
+      if (!(await usersRepository.delete(tx, id))) return;
+      await auditService.record(tx, {
+        ...actor.audit,
+        clientId: target.manages,
+        action: 'user.delete',
+        entity: 'user',
+        entityId: id,
+        before: toUserDto(target),
+      });
+    });
+  },
+};
+
+/** May the actor touch this existing account at all (before looking at the requested changes)? */
+function authorizeExisting(actor: Actor, target: UserRow) {
+  if (target.roleId === Role.Provider || target.manages === null) {
+    if (!isProviderAdmin(actor)) throw forbidden('Only provider administrators may do that');
+    return;
+  }
+  if (!canManageAdmins(actor, target.manages))
+    throw forbidden('Only a Super Administrator of this municipality may manage its admins');
+  if (!canGrantRole(actor, target.roleId as RoleId))
+    throw forbidden('You cannot change an account with a higher role than your own');
+}
+
+/** May the actor give an account this role and client? */
+function authorizeTarget(actor: Actor, roleId: RoleId, manages: number | null) {
+  if (roleId === Role.Provider) {
+    if (!isProviderAdmin(actor))
+      throw forbidden('Only provider administrators may create provider administrators');
+    return;
+  }
+  if (manages === null) {
+    if (!isProviderAdmin(actor)) throw forbidden('Only provider administrators may do that');
+    return;
+  }
+  if (!canManageAdmins(actor, manages))
+    throw forbidden(
+      actor.roleId === Role.SuperAdmin
+        ? 'You may only manage admins of your own municipality'
+        : 'Only a Super Administrator may manage admins',
+    );
+  if (!canGrantRole(actor, roleId)) throw forbidden('You cannot grant a role higher than your own');
+}
+
+async function checkManages(db: Executor, roleId: RoleId, manages: number | null) {
+  if (roleId === Role.Provider) {
+    if (manages !== null)
+      throw validationFailed(
+        'Manages',
+        'a provider administrator manages every client, so Manages must be empty',
+      );
+    return;
+  }
+  if (manages === null) throw validationFailed('Manages', 'a municipality admin must manage a client');
+  if (!(await clientsRepository.findById(db, manages)))
+    throw validationFailed('Manages', 'no such municipality');
+}
+
+async function checkUnique(db: Executor, username: string, email: string, exceptId: number | null) {
+  const taken = await usersRepository.findTaken(db, username, email, exceptId);
+  if (taken.username) throw conflict('That username is already taken', 'Username');
+  if (taken.email) throw conflict('That email address is already used by another account', 'Email');
+}
+
+/** Two saves racing past checkUnique still meet the unique indexes: answer 409, not 500. */
+async function withUniqueGuard<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    const pgErr = findPgError(err);
+    if (pgErr?.code === '23505') {
+      if (pgErr.constraint?.includes('email'))
+        throw conflict('That email address is already used by another account', 'Email');
+      throw conflict('That username is already taken', 'Username');
+    }
+    throw err;
+  }
+}
+
+function findPgError(err: unknown): { code?: string; constraint?: string } | null {
+  let e: unknown = err;
+  for (let i = 0; i < 3 && e && typeof e === 'object'; i++) {
+    const c = e as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (typeof c.code === 'string' && /^[0-9A-Z]{5}$/.test(c.code))
+      return { code: c.code, constraint: typeof c.constraint === 'string' ? c.constraint : undefined };
+    e = c.cause;
+  }
+  return null;
+}
+
+async function revokeSessions(db: Executor, userId: number, keepToken: string | null) {
+  if (keepToken) await sessionsRepository.deleteForUserExcept(db, userId, hashToken(keepToken));
+  else await sessionsRepository.deleteForUser(db, userId);
+}

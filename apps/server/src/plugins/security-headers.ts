@@ -1,0 +1,102 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/*
+ * Response headers that make the browser enforce what the server means, and CORS.
+ *
+ * The web app's build has no inline scripts, so `script-src 'self'` holds. Styles need 'unsafe-inline':
+ * react-hot-toast injects a <style> element at run time. Inline styles cannot run code, so that is the
+ * cheap side of the trade. API answers (JSON, images) get a policy that allows nothing at all, so an
+ * uploaded file opened directly can never run script or be framed. /api/docs keeps swagger-ui's own
+ * static policy (hashes of its two scripts), tightened by `hardenDocsCsp`.
+ */
+
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+const HSTS = 'max-age=31536000; includeSubDomains';
+const CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+const CORS_HEADERS = 'Authorization, Content-Type';
+
+/**
+ * swagger-ui's static CSP allows framing by the same origin and upgrades requests to HTTPS; the portal
+ * forbids framing everywhere, and upgrading only makes sense when the portal is served over HTTPS.
+ */
+export function hardenDocsCsp(policy: string, https = false): string {
+  let out = policy.replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'");
+  if (!https) out = out.replace(/\s*upgrade-insecure-requests;?/, '');
+  return out.trim();
+}
+
+function isApiPath(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+export const securityHeadersPlugin = fp(
+  async (app: FastifyInstance) => {
+    const allowed = new Set(app.config.corsOrigins.map((o) => o.replace(/\/+$/, '').toLowerCase()));
+    const hsts = app.config.hsts;
+
+    const corsOrigin = (request: FastifyRequest): string | null => {
+      const origin = request.headers.origin;
+      if (typeof origin !== 'string' || allowed.size === 0) return null;
+      return allowed.has(origin.toLowerCase()) ? origin : null;
+    };
+
+    const applyCors = (reply: FastifyReply, origin: string) => {
+      reply.header('access-control-allow-origin', origin);
+      // Bearer tokens travel in a header, never in cookies: credentials mode stays off.
+      reply.header('access-control-expose-headers', 'Retry-After, Content-Disposition');
+    };
+
+    app.addHook('onRequest', async (request, reply) => {
+      const api = isApiPath(request.url);
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+      reply.header('x-frame-options', 'DENY');
+      reply.header('cross-origin-opener-policy', 'same-origin');
+      reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+      reply.header('content-security-policy', api ? API_CSP : APP_CSP);
+      if (hsts) reply.header('strict-transport-security', HSTS);
+      if (!api) return;
+      // An admin's answers must never sit in a shared cache; handlers that know better may override.
+      if (request.headers.authorization) reply.header('cache-control', 'no-store');
+
+      // Caches must keep one copy per Origin once CORS is on, or one origin's answer reaches another.
+      if (allowed.size > 0) reply.header('vary', 'Origin');
+      const origin = corsOrigin(request);
+      const preflight =
+        request.method === 'OPTIONS' && typeof request.headers['access-control-request-method'] === 'string';
+      if (preflight) {
+        if (!origin) {
+          // No CORS headers: the browser blocks the real request. Nothing else to say to it.
+          return reply.status(403).header('cache-control', 'no-store').send();
+        }
+        applyCors(reply, origin);
+        return reply
+          .status(204)
+          .header('access-control-allow-methods', CORS_METHODS)
+          .header('access-control-allow-headers', CORS_HEADERS)
+          .header('access-control-max-age', '600')
+          .send();
+      }
+      if (origin) applyCors(reply, origin);
+    });
+  },
+  { name: 'security-headers' },
+);

@@ -1,0 +1,158 @@
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../../src/app.ts';
+import { testConfig } from '../../src/config.ts';
+import { queryRows, type Database } from '../../src/db/database.ts';
+import { importRoll } from '../../src/features/imports/import.service.ts';
+import { buildClient } from '../factories.ts';
+import {
+  NODE_TS,
+  ROOT,
+  engine,
+  freshStore,
+  recordSource,
+  runPortal,
+  writeRollFile,
+  type Store,
+} from './support.ts';
+
+const PREVIOUS = 5_000;
+const NEXT = 100_000;
+
+let store: Store | null = null;
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-crash-'));
+afterAll(async () => {
+  await store?.drop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+async function publicView(database: Database, clientId: number) {
+  const app = await buildApp({ config: testConfig({ publicRateLimitPerMinute: 1_000_000 }), database });
+  try {
+    const search = await app.inject({
+      method: 'POST',
+      url: `/api/propertysearch/${clientId}?query=smith`,
+      payload: {},
+    });
+    const all = await app.inject({ method: 'POST', url: `/api/propertysearch/${clientId}`, payload: {} });
+    const one = await app.inject({ url: `/api/fullproperty/1?city=Crashville&state=Maine` });
+    return {
+      status: [search.statusCode, all.statusCode, one.statusCode],
+      total: all.json().TotalRecords as number,
+      smiths: search.json().TotalRecords as number,
+      owners: (search.json().SearchProperties as { Owners: { OwnerName: string }[] }[]).flatMap((p) =>
+        p.Owners.map((o) => o.OwnerName),
+      ),
+      mapLot: one.json().MapLot as string,
+    };
+  } finally {
+    await app.close();
+  }
+}
+
+describe(`crash safety (${engine})`, () => {
+  it('a 100,000-record import killed with SIGKILL midway leaves the previous roll intact and searchable; a re-run completes', async () => {
+    store = await freshStore();
+    let database = await store.open();
+    const client = await buildClient(database.db, { city: 'Crashville', stateProvince: 'Maine' });
+    const first = await importRoll(
+      database.db,
+      { clientId: client.id, userId: null, actor: 'crash test', fileName: 'previous.jsonl' },
+      recordSource(PREVIOUS, 'A'),
+    );
+    expect(first.ok).toBe(true);
+    await database.close();
+
+    // The import, in its own process, killed once it has written a good part of the new roll.
+    const started = Date.now();
+    const child = spawn(
+      NODE_TS[0],
+      [
+        ...NODE_TS.slice(1),
+        path.join(import.meta.dirname, 'import-child.ts'),
+        String(client.id),
+        String(NEXT),
+        'B',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...store.env, LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stderr.on('data', (d) => (out += d));
+    const killedAt = await new Promise<number>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d;
+        const m = /progress importing (\d+)\n(?![\s\S]*progress importing)/.exec(out);
+        if (m && Number(m[1]) >= NEXT * 0.3 && child.exitCode === null) {
+          child.kill('SIGKILL');
+          resolve(Number(m[1]));
+        }
+      });
+      child.once('exit', (code, signal) => {
+        if (signal !== 'SIGKILL')
+          reject(new Error(`import ended (${code}) before it could be killed:\n${out.slice(-2000)}`));
+      });
+    });
+    await new Promise((r) => child.once('exit', r));
+    const killSeconds = (Date.now() - started) / 1000;
+
+    database = await store.open();
+    const [state] = await queryRows<{ active: number; rows: number; partial: number; status: string }>(
+      database.db,
+      sql`select c.active_roll_id as active,
+                   (select count(*)::int from properties p where p.roll_id = c.active_roll_id) as rows,
+                   (select count(*)::int from properties p where p.client_id = c.id and p.roll_id <> c.active_roll_id) as partial,
+                   (select status from import_runs r where r.client_id = c.id order by id desc limit 1) as status
+              from clients c where c.id = ${client.id}`,
+    );
+    expect(state!.active).toBe(first.run.id);
+    expect(state!.rows).toBe(PREVIOUS);
+    // It really died midway: its run is still marked as importing, with rows written.
+    expect(state!.status).toBe('importing');
+    expect(state!.partial).toBeGreaterThan(0);
+    const before = await publicView(database, client.id);
+    expect(before.status).toEqual([200, 200, 200]);
+    expect(before.total).toBe(PREVIOUS);
+    expect(before.smiths).toBeGreaterThan(0);
+    expect(before.owners.every((o) => /^SMITHA,/.test(o))).toBe(true);
+    expect(before.mapLot).toMatch(/^A/);
+    if (engine === 'postgres')
+      // On a shared server a run is only presumed dead after 2 minutes without a heartbeat; skip the wait.
+      await database.db.execute(
+        sql`update import_runs set heartbeat_at = now() - interval '1 hour' where status = 'importing'`,
+      );
+    await database.close();
+
+    // Re-run with the real command, to completion.
+    const file = path.join(tmp, 'roll.jsonl');
+    await writeRollFile(file, NEXT, 'B');
+    const rerun = await runPortal(['import', '--state', 'Maine', '--city', 'Crashville', file], store.env);
+    expect(rerun.code, rerun.out).toBe(0);
+
+    database = await store.open();
+    const [after] = await queryRows<{ rows: number; leftovers: number; failed: number }>(
+      database.db,
+      sql`select (select count(*)::int from properties p where p.roll_id = c.active_roll_id) as rows,
+                   (select count(*)::int from properties p where p.client_id = c.id and p.roll_id <> c.active_roll_id) as leftovers,
+                   (select count(*)::int from import_runs r where r.client_id = c.id and r.status = 'failed') as failed
+              from clients c where c.id = ${client.id}`,
+    );
+    expect(after).toEqual({ rows: NEXT, leftovers: 0, failed: 1 });
+    const now = await publicView(database, client.id);
+    expect(now.total).toBe(NEXT);
+    expect(now.owners.every((o) => /^SMITHB,/.test(o))).toBe(true);
+    expect(now.mapLot).toMatch(/^B/);
+    await database.close();
+    console.log(
+      `crash (${engine}): killed at ${killedAt.toLocaleString('en-US')}/${NEXT.toLocaleString('en-US')} records after ${killSeconds.toFixed(1)} s; ` +
+        `previous roll intact (${PREVIOUS.toLocaleString('en-US')} parcels, searchable); re-run imported ${NEXT.toLocaleString('en-US')} in ${(rerun.ms / 1000).toFixed(1)} s`,
+    );
+  }, 1_200_000);
+});

@@ -1,0 +1,142 @@
+import { useId, useState, type ReactNode } from 'react';
+import toast from 'react-hot-toast';
+import type { Contact } from '@opp/contracts';
+import { Modal } from '@/components/ui/modal';
+import { useOpenCount } from '@/hooks/use-open-count';
+import { ApiError } from '@/lib/api-client';
+import { useSaveContact, type ContactDraft } from '../api/contacts';
+import { errorText } from '@/utils/error-text';
+
+export interface ContactModalProps {
+  open: boolean;
+  onClose: () => void;
+  /** The contact being edited, or null to add one. */
+  contact: Contact | null;
+  clientId: number;
+}
+
+/** Spec §2 Contact Info modal (admin): the six fields and Update; the server's error text is shown here. */
+export function ContactModal({ open, onClose, contact, clientId }: ContactModalProps) {
+  const opening = useOpenCount(open);
+  return (
+    <Modal open={open} onClose={onClose} title="Contact Info" size="lg">
+      <ContactForm key={opening} contact={contact} clientId={clientId} onDone={onClose} />
+    </Modal>
+  );
+}
+
+type Field = Exclude<keyof ContactDraft, 'ContactID' | 'ClientID'>;
+
+function ContactForm({
+  contact,
+  clientId,
+  onDone,
+}: {
+  contact: Contact | null;
+  clientId: number;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const save = useSaveContact(clientId);
+  const [draft, setDraft] = useState<ContactDraft>(() => ({
+    ContactID: contact?.ContactID ?? null,
+    ClientID: clientId,
+    Title: contact?.Title ?? '',
+    Telephone: contact?.Telephone ?? '',
+    ContactUrl: contact?.ContactUrl ?? '',
+    ContactEmail: contact?.ContactEmail ?? '',
+    HoursOfOperation: contact?.HoursOfOperation ?? '',
+    FreeFormMessage: contact?.FreeFormMessage ?? '',
+  }));
+  const [error, setError] = useState<{ message: string; fields: string[] } | null>(null);
+  const errorId = `${id}-error`;
+
+  const field = (name: Field, label: string, input: (props: InputProps) => ReactNode) => {
+    const invalid = error?.fields.includes(name) ?? false;
+    return (
+      <>
+        <label className="usa-label" htmlFor={`${id}-${name}`}>
+          {label}
+        </label>
+        {input({
+          id: `${id}-${name}`,
+          className: invalid ? 'usa-input--error' : '',
+          'aria-invalid': invalid || undefined,
+          'aria-describedby': invalid ? errorId : undefined,
+          value: draft[name],
+          onChange: (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value })),
+        })}
+      </>
+    );
+  };
+
+  return (
+    <form
+      className="usa-form maxw-full"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError(null);
+        save.mutate(draft, {
+          onSuccess: () => {
+            toast.success('Contact saved');
+            onDone();
+          },
+          onError: (err) => {
+            toast.error('An error occured');
+            setError({
+              message: errorText(err),
+              fields: err instanceof ApiError ? err.fields.map((f) => f.field) : [],
+            });
+          },
+        });
+      }}
+    >
+      <div role="alert">
+        {error ? (
+          <div className="usa-alert usa-alert--error usa-alert--slim" id={errorId}>
+            <div className="usa-alert__body">
+              <p className="usa-alert__text">{error.message}</p>
+            </div>
+          </div>
+        ) : null}
+      </div>
+      {field('Title', 'Name/Title', (p) => (
+        <input {...p} className={`usa-input ${p.className}`} required />
+      ))}
+      {field('Telephone', 'Phone Number', (p) => (
+        <input {...p} className={`usa-input ${p.className}`} type="tel" autoComplete="off" />
+      ))}
+      {field('ContactUrl', 'Home URL', (p) => (
+        <input
+          {...p}
+          className={`usa-input ${p.className}`}
+          type="url"
+          inputMode="url"
+          placeholder="https://"
+        />
+      ))}
+      {field('ContactEmail', 'Email Address', (p) => (
+        <input {...p} className={`usa-input ${p.className}`} type="email" autoComplete="off" />
+      ))}
+      {field('HoursOfOperation', 'Hours of Operation', (p) => (
+        <input {...p} className={`usa-input ${p.className}`} />
+      ))}
+      {field('FreeFormMessage', 'Free Form Message', (p) => (
+        <textarea {...p} className={`usa-textarea ${p.className}`} rows={4} />
+      ))}
+      <button type="submit" className="usa-button margin-top-3" disabled={save.isPending}>
+        Update
+      </button>
+    </form>
+  );
+}
+
+interface InputProps {
+  id: string;
+  className: string;
+  'aria-invalid': boolean | undefined;
+  'aria-describedby': string | undefined;
+  value: string;
+  onChange: (e: { target: { value: string } }) => void;
+}

@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
+import '../municipality-admin.css';
+
+export interface AdminLayoutProps {
+  children: ReactNode;
+  /** Signed-in username for the header; null on the login page. */
+  username: string | null;
+  onLogout: () => void;
+  searchHref: string;
+}
+
+/** The municipality admin's own header (username, Log out, back to search) around the page. */
+export function AdminLayout({ children, username, onLogout, searchHref }: AdminLayoutProps) {
+  return (
+    <div className="opp-admin-page">
+      <a
+        className="usa-skipnav"
+        href="#main-content"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main-content')?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
+      <header className="opp-admin-header">
+        <div className="opp-admin-header__inner">
+          <Link className="opp-admin-header__title" to={paths.home.getHref()}>
+            Online Property Portal
+          </Link>
+          <nav aria-label="Admin" className="opp-admin-header__nav">
+            <Link to={searchHref}>Back to search</Link>
+            {username ? (
+              <>
+                <span className="opp-admin-header__user">
+                  Signed in as <strong>{username}</strong>
+                </span>
+                <button
+                  type="button"
+                  className="usa-button usa-button--outline usa-button--inverse"
+                  onClick={onLogout}
+                >
+                  Log out
+                </button>
+              </>
+            ) : null}
+          </nav>
+        </div>
+      </header>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { MapIcon } from '@/components/ui/icons';
+import { formatDateTime, formatLocation } from '@/utils/format';
+import { externalUrl } from '@/utils/links';
+import type { PropertyDetail } from '../api/get-property';
+import { ImageCarousel } from './image-carousel';
+
+/**
+ * Spec §2 record header: address with apartment and a map-link icon when GISLink is set, owners with
+ * their addresses, photos, and map/lot, book/page, account and last updated.
+ */
+export function PropertyHeader({ p }: { p: PropertyDetail }) {
+  const address = formatLocation(p) || `Account ${p.Account}`;
+  const gis = externalUrl(p.GISLink);
+  const bookPage = [p.Book, p.Page].filter(Boolean).join(' / ');
+  return (
+    <div className="opp-record-head">
+      <div className="opp-record-head__main">
+        <div className="opp-record-head__title">
+          <h1 className="opp-record-head__address">{address}</h1>
+          {gis ? (
+            <a className="opp-icon-button" href={gis} target="_blank" rel="noopener noreferrer">
+              <MapIcon size={28} />
+              <span className="opp-visually-hidden">Map of {address} (opens in a new tab)</span>
+            </a>
+          ) : null}
+        </div>
+        {p.Owners.length > 0 ? (
+          <div className="opp-owners">
+            <h2 className="opp-visually-hidden">Owners</h2>
+            {p.Owners.map((o, i) => (
+              <address key={i} className="opp-owner">
+                <strong>{o.OwnerName}</strong>
+                {[o.Address1, o.Address2, o.Address3].filter(Boolean).map((line, j) => (
+                  <span key={j} className="display-block">
+                    {line}
+                  </span>
+                ))}
+                {o.City || o.State || o.ZipCode ? (
+                  <span className="display-block">
+                    {[o.City, [o.State, o.ZipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ')}
+                  </span>
+                ) : null}
+                {o.Country && !/^(us|usa|united states)$/i.test(o.Country) ? (
+                  <span className="display-block">{o.Country}</span>
+                ) : null}
+              </address>
+            ))}
+          </div>
+        ) : null}
+        <dl className="opp-record-meta">
+          <div>
+            <dt>Map/Lot</dt>
+            <dd>{p.MapLot}</dd>
+          </div>
+          <div>
+            <dt>Book/Page</dt>
+            <dd>{bookPage}</dd>
+          </div>
+          <div>
+            <dt>Account</dt>
+            <dd>{p.Account}</dd>
+          </div>
+          <div>
+            <dt>Last Updated</dt>
+            <dd>{formatDateTime(p.DateUpdated)}</dd>
+          </div>
+        </dl>
+        {p.LastUpdated ? <p className="opp-asof">Data as of {formatDateTime(p.LastUpdated)}</p> : null}
+      </div>
+      <ImageCarousel images={p.Images} subject={address} />
+    </div>
+  );
+}

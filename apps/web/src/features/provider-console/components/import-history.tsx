@@ -1,0 +1,63 @@
+import { useId } from 'react';
+import type { ImportRunDto } from '@opp/contracts';
+import { useRollRuns } from '../api/get-roll-runs';
+import { formatCount, formatWhen } from '../utils/format';
+
+function outcome(run: ImportRunDto): string {
+  switch (run.Status) {
+    case 'succeeded':
+      return 'Published';
+    case 'failed':
+      return run.ErrorCount > 0
+        ? `Rejected: ${formatCount(run.ErrorCount)} problem${run.ErrorCount === 1 ? '' : 's'}`
+        : (run.Message ?? 'Failed');
+    case 'validating':
+      return 'Checking records';
+    case 'importing':
+      return 'Importing';
+  }
+}
+
+/** Who published which file when, how many records, and how it ended; newest first. */
+export function ImportHistory({ clientId }: { clientId: number }) {
+  const id = useId();
+  const runs = useRollRuns(clientId);
+  return (
+    <section aria-labelledby={`${id}-heading`} className="margin-top-4">
+      <h3 id={`${id}-heading`} className="margin-bottom-1">
+        Import history
+      </h3>
+      {runs.isPending ? <p>Loading…</p> : null}
+      {runs.isError ? <p className="usa-error-message">The import history could not be loaded.</p> : null}
+      {runs.data && runs.data.length === 0 ? <p>No roll has been published for this client yet.</p> : null}
+      {runs.data && runs.data.length > 0 ? (
+        <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={`${id}-heading`}>
+          <table className="usa-table usa-table--borderless usa-table--compact width-full opp-history">
+            <thead>
+              <tr>
+                <th scope="col">Started by</th>
+                <th scope="col">File</th>
+                <th scope="col">Records</th>
+                <th scope="col">Outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.map((r) => (
+                <tr key={r.RunID}>
+                  <td>
+                    {formatWhen(r.StartedAt)}
+                    <br />
+                    <span className="text-base-dark">{r.Actor}</span>
+                  </td>
+                  <td className="opp-break">{r.FileName}</td>
+                  <td>{formatCount(r.TotalRecords)}</td>
+                  <td>{outcome(r)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,211 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import toast from 'react-hot-toast';
+import type { ImportRunDto } from '@opp/contracts';
+import { fakeApi, makeClient, makeRun, provider, renderConsole, signInAs } from '../testing/console-test-kit';
+
+/** Stands in for the browser's XMLHttpRequest: reports upload progress, then answers `reply`. */
+function fakeUpload(reply: { status: number; body: unknown }) {
+  const sent: Array<{ url: string; auth: string | null; file: File | null }> = [];
+  class FakeXhr {
+    upload: {
+      onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null;
+    } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    onabort: (() => void) | null = null;
+    status = 0;
+    responseText = '';
+    private url = '';
+    private headers: Record<string, string> = {};
+    open(_method: string, url: string) {
+      this.url = url;
+    }
+    setRequestHeader(k: string, v: string) {
+      this.headers[k.toLowerCase()] = v;
+    }
+    abort() {
+      this.onabort?.();
+    }
+    send(form: FormData) {
+      sent.push({ url: this.url, auth: this.headers.authorization ?? null, file: form.get('file') as File });
+      setTimeout(() => {
+        this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 });
+        this.status = reply.status;
+        this.responseText = JSON.stringify(reply.body);
+        this.onload?.();
+      }, 10);
+    }
+  }
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  return sent;
+}
+
+const client = makeClient({ ClientID: 3, City: 'Augusta', ParcelCount: 2 });
+
+/** A server whose run advances one step each time it is polled. */
+function serverWith(runSteps: ImportRunDto[], history: ImportRunDto[] = []) {
+  let poll = 0;
+  let clients = [client];
+  const api = fakeApi({
+    'GET /api/config': () => ({ status: 200, body: { providerName: 'Acme Records' } }),
+    'GET /api/user/1': () => ({ status: 200, body: provider }),
+    'GET /api/clients': () => ({ status: 200, body: clients }),
+    'GET /api/users/role/1': () => ({ status: 200, body: [provider] }),
+    'GET /api/contacts/3': () => ({ status: 200, body: [] }),
+    'GET /api/rolls/3': () => ({ status: 200, body: poll >= runSteps.length ? [runSteps.at(-1)] : history }),
+    [`GET /api/rolls/3/runs/${runSteps[0]?.RunID ?? 0}`]: () => {
+      const step = runSteps[Math.min(poll++, runSteps.length - 1)]!;
+      if (step.Status === 'succeeded')
+        clients = [{ ...client, ParcelCount: step.TotalRecords, LastUpdated: step.FinishedAt }];
+      return { status: 200, body: step };
+    },
+  });
+  return api;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  sessionStorage.clear();
+  signInAs(provider);
+});
+afterEach(() => {
+  cleanup();
+  toast.remove();
+  vi.unstubAllGlobals();
+});
+
+async function openSettings() {
+  await userEvent.setup().click(await screen.findByRole('button', { name: 'Edit Augusta, Maine' }));
+  return screen.findByRole('dialog', { name: 'Settings for: Augusta' });
+}
+
+describe('Publish roll', () => {
+  // The console polls once a second, so following three steps of an import takes a few seconds.
+  it('uploads the file, follows the import to the end, and shows the new parcel count in the list', async () => {
+    const run = makeRun({ RunID: 21, ClientID: 3, FileName: 'augusta.jsonl' });
+    const sent = fakeUpload({ status: 202, body: run });
+    serverWith([
+      { ...run, Status: 'validating', TotalRecords: 3 },
+      { ...run, Status: 'importing', TotalRecords: 4, ImportedRecords: 2 },
+      {
+        ...run,
+        Status: 'succeeded',
+        TotalRecords: 4,
+        ImportedRecords: 4,
+        FinishedAt: '2025-06-01T12:00:00.000Z',
+      },
+    ]);
+    renderConsole();
+    const dialog = await openSettings();
+    const user = userEvent.setup();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
+    expect(within(dialog).getByText('Choose a roll file to publish.')).toBeTruthy();
+    expect(sent).toHaveLength(0);
+
+    const file = new File(['{"Account":"1"}\n'], 'augusta.jsonl', { type: 'application/x-ndjson' });
+    await user.upload(within(dialog).getByLabelText('Roll file'), file);
+    await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
+
+    expect(await within(dialog).findByText(/Importing…/, {}, { timeout: 4000 })).toBeTruthy();
+    const bar = within(dialog).getByRole('progressbar') as HTMLProgressElement;
+    expect(bar.value).toBe(2);
+    expect(bar.max).toBe(4);
+    expect(within(dialog).getByText('2 of 4 records (50%)')).toBeTruthy();
+
+    expect(
+      await within(dialog).findByText(
+        'Published 4 records from augusta.jsonl.',
+        { selector: 'p:not([role])' },
+        { timeout: 4000 },
+      ),
+    ).toBeTruthy();
+    expect(sent[0]).toMatchObject({ url: '/api/rolls/3' });
+    expect(sent[0]!.auth).toMatch(/^Bearer /);
+    expect(sent[0]!.file?.name).toBe('augusta.jsonl');
+
+    // The list behind the modal now shows the new count and date.
+    const table = screen.getByRole('table', { name: /Clients, sorted by City/, hidden: true });
+    await waitFor(() => expect(within(table).getByText('4')).toBeTruthy());
+    expect(
+      within(table).getByText(new Date('2025-06-01T12:00:00.000Z').toLocaleDateString('en-US')),
+    ).toBeTruthy();
+  }, 20_000);
+
+  it('lists the problems by line when the file is rejected', async () => {
+    const run = makeRun({ RunID: 22, ClientID: 3, FileName: 'bad.csv' });
+    fakeUpload({ status: 202, body: run });
+    serverWith([
+      {
+        ...run,
+        Status: 'failed',
+        TotalRecords: 3,
+        ErrorCount: 101,
+        Errors: ['line 2: Sales[0].SalePrice: expected a number, got "N/A"', 'line 3: not valid JSON'],
+        Message: '101 problems found; nothing was changed',
+      },
+    ]);
+    renderConsole();
+    const dialog = await openSettings();
+    const user = userEvent.setup();
+    await user.upload(
+      within(dialog).getByLabelText('Roll file'),
+      new File(['x'], 'bad.csv', { type: 'text/csv' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
+    expect(
+      await within(dialog).findByText('101 problems found; nothing was changed', {}, { timeout: 4000 }),
+    ).toBeTruthy();
+    expect(within(dialog).getByText('line 2: Sales[0].SalePrice: expected a number, got "N/A"')).toBeTruthy();
+    expect(within(dialog).getByText('line 3: not valid JSON')).toBeTruthy();
+    expect(within(dialog).getByText('…and 99 more.')).toBeTruthy();
+  });
+
+  it("shows the server's refusal (one import at a time) by the file input", async () => {
+    fakeUpload({
+      status: 409,
+      body: {
+        statusCode: 409,
+        code: 'conflict',
+        message: 'A roll is already being published for this client (big.jsonl); wait for it to finish.',
+        error: 'x',
+      },
+    });
+    serverWith([makeRun({ RunID: 23, ClientID: 3 })]);
+    renderConsole();
+    const dialog = await openSettings();
+    const user = userEvent.setup();
+    await user.upload(within(dialog).getByLabelText('Roll file'), new File(['x'], 'next.jsonl'));
+    await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
+    expect(
+      await within(dialog).findByText(
+        'A roll is already being published for this client (big.jsonl); wait for it to finish.',
+      ),
+    ).toBeTruthy();
+  });
+
+  it('picks up an import that is already running when the settings open, and lists the history', async () => {
+    const running = makeRun({
+      RunID: 24,
+      ClientID: 3,
+      Status: 'importing',
+      TotalRecords: 10,
+      ImportedRecords: 5,
+      FileName: 'earlier.csv',
+      Actor: 'zoe',
+    });
+    serverWith([running, { ...running, Status: 'importing', ImportedRecords: 7 }], [running]);
+    renderConsole();
+    const dialog = await openSettings();
+    expect(await within(dialog).findByText(/of 10 records/, {}, { timeout: 4000 })).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Publish roll' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    const history = within(dialog).getByRole('table');
+    expect(within(history).getByText('earlier.csv')).toBeTruthy();
+    expect(within(history).getByText('zoe')).toBeTruthy();
+    expect(within(history).getByText('Importing')).toBeTruthy();
+  });
+});

@@ -1,0 +1,137 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { Toaster } from 'react-hot-toast';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+import type { ImportRunDto, PublicClient, User } from '@opp/contracts';
+import { Component as ConsoleRoute } from '@/app/routes/provider-admin/console';
+import { authStore } from '@/lib/auth-store';
+
+/*
+ * A fake portal API for the console's component tests: requests are answered by handlers keyed
+ * "METHOD /path", and every request is recorded so a test can check what the console sent.
+ */
+
+export interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+  auth: string | null;
+}
+type Handler = (
+  call: Call,
+) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;
+
+export function fakeApi(handlers: Record<string, Handler>) {
+  const calls: Call[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input instanceof Request ? input.url : input), 'http://localhost');
+    const method = (init.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init.headers);
+    const call: Call = {
+      method,
+      path: url.pathname,
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      auth: headers.get('authorization'),
+    };
+    calls.push(call);
+    const handler = handlers[`${method} ${url.pathname}`];
+    const res = handler
+      ? await handler(call)
+      : { status: 404, body: { code: 'not_found', message: 'No such API endpoint' } };
+    return new Response(res.body === undefined ? null : JSON.stringify(res.body), {
+      status: res.status,
+      headers: { 'content-type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, handlers };
+}
+
+export const errorBody = (statusCode: number, code: string, message: string, fields?: unknown[]) => ({
+  statusCode,
+  code,
+  message,
+  error: message,
+  ...(fields ? { fields } : {}),
+});
+
+export const provider: User = {
+  UserId: 1,
+  Username: 'provider.one',
+  Email: 'one@provider.test',
+  RoleID: 1,
+  Manages: null,
+  TwoFactorEnabled: false,
+};
+
+export function makeClient(over: Partial<PublicClient> = {}): PublicClient {
+  return {
+    ClientID: 1,
+    City: 'Harrison',
+    StateProvince: 'Maine',
+    Country: 'United States',
+    Description: 'Town of Harrison',
+    BannerImage: null,
+    IsActive: true,
+    IsProduction: true,
+    AllowsImage: true,
+    PictureLevel: 'Per Property',
+    AllowPaymentLink: true,
+    PaymentLink: 'https://pay.example.gov/harrison?acct=',
+    ParcelCount: 1234,
+    LastUpdated: '2025-03-14T15:00:00.000Z',
+    ...over,
+  };
+}
+
+export function makeRun(over: Partial<ImportRunDto> = {}): ImportRunDto {
+  return {
+    RunID: 10,
+    ClientID: 1,
+    Actor: 'provider.one',
+    FileName: 'roll.jsonl',
+    Status: 'validating',
+    TotalRecords: 0,
+    ImportedRecords: 0,
+    ErrorCount: 0,
+    Errors: [],
+    Message: null,
+    StartedAt: '2025-03-14T15:00:00.000Z',
+    FinishedAt: null,
+    ...over,
+  };
+}
+
+export function signInAs(user: User | null) {
+  if (user) authStore.set(user, 'test-token-abcdefghijklmnopqrstuvwxyz');
+  else authStore.clear();
+}
+
+/** Mounts /admin as the app does: query client, toasts and a router. */
+export function renderConsole() {
+  // react-hot-toast asks for the reduced-motion preference, which jsdom does not implement.
+  if (!window.matchMedia)
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: false,
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+    }));
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      { path: '/admin', Component: ConsoleRoute },
+      { path: '*', element: <p>Somewhere else</p> },
+    ],
+    { initialEntries: ['/admin'] },
+  );
+  return render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+}

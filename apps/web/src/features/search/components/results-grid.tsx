@@ -1,0 +1,75 @@
+import type { PropertySummary } from '@opp/contracts';
+import { Link } from 'react-router';
+import {
+  acresText,
+  buildingLandText,
+  locationText,
+  ownerNames,
+  ResultThumbnail,
+  saleDateText,
+  salePriceText,
+} from './result-fields';
+
+/** Grid view: one card per result; the whole card is the link's click target. */
+export function ResultsGrid({
+  results,
+  hrefFor,
+}: {
+  results: PropertySummary[];
+  hrefFor: (account: string) => string;
+}) {
+  return (
+    <ul className="opp-grid" aria-label="Search results">
+      {results.map((p) => {
+        const location = locationText(p);
+        const price = salePriceText(p);
+        return (
+          <li key={p.Account} className="opp-card">
+            <ResultThumbnail property={p} className="opp-card__img" />
+            <div className="opp-card__body">
+              <h3 className="opp-card__title">
+                <Link to={hrefFor(p.Account)} className="opp-card__link">
+                  {location || `Account ${p.Account}`}
+                </Link>
+              </h3>
+              <dl className="opp-card__fields">
+                <div>
+                  <dt>Map/Lot</dt>
+                  <dd>{p.MapLot}</dd>
+                </div>
+                <div>
+                  <dt>Name</dt>
+                  <dd>
+                    {ownerNames(p).map((o, i) => (
+                      <span key={i} className="display-block">
+                        {o}
+                      </span>
+                    ))}
+                  </dd>
+                </div>
+                <div>
+                  <dt>Building + Land</dt>
+                  <dd>{buildingLandText(p)}</dd>
+                </div>
+                <div>
+                  <dt>Acres</dt>
+                  <dd>{acresText(p)}</dd>
+                </div>
+                <div>
+                  <dt>Last Sale Date</dt>
+                  <dd>{saleDateText(p)}</dd>
+                </div>
+                {price ? (
+                  <div>
+                    <dt>Last Sale Price</dt>
+                    <dd>{price}</dd>
+                  </div>
+                ) : null}
+              </dl>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,323 @@
+import type { PropertySummary, SearchResponse } from '@opp/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider, useParams } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { STORAGE_TTL_MS } from '@/utils/expiring-storage';
+import { EMPTY_FILTERS, resultsStorageKey, searchStorageKey } from '../utils/search-state';
+import { SearchScreen } from './search-screen';
+
+/*
+ * The search screen against a fake API: what it asks the server for, what it keeps in the URL and in
+ * browser storage (spec §4 restore rules), and how the sort headers behave.
+ */
+
+const summary = (i: number): PropertySummary => ({
+  Account: String(100 + i),
+  MapLot: `M-${i}`,
+  Owners: [{ OwnerName: `OWNER ${i}` }, { OwnerName: `CO-OWNER ${i}` }, { OwnerName: `THIRD ${i}` }],
+  StreetNumber: String(i),
+  Apartment: '',
+  StreetName: 'MAIN ST',
+  TotalBuildingValue: 100_000,
+  LandValue: 25_000.5,
+  TotalAcres: 1.5,
+  SaleDate: '2020-01-02',
+  SalePrice: i === 1 ? 0 : 150_000,
+  ImageURL: null,
+});
+
+let requests: { url: URL; body: unknown }[] = [];
+
+function mockApi(total = 120) {
+  return vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input));
+    requests.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    const area = (requests.at(-1)?.body as { filters?: { land?: { area?: { start?: unknown } } } })?.filters
+      ?.land?.area?.start;
+    if (url.pathname === '/api/propertysearch/7' && typeof area === 'string') {
+      const message = 'filters.land.area.start: Land area from must be a number';
+      return new Response(
+        JSON.stringify({ statusCode: 400, code: 'validation_failed', message, error: message }),
+        {
+          status: 400,
+        },
+      );
+    }
+    if (url.pathname === '/api/propertysearch/7') {
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const body: SearchResponse = {
+        SearchProperties: [1, 2, 3].map((n) => summary(n + (page - 1) * 50)),
+        PageSize: 50,
+        PageNumber: page,
+        Pages: Math.ceil(total / 50),
+        TotalRecords: total,
+        TotalIsEstimate: false,
+        LastUpdated: '2025-03-14T12:00:00.000Z',
+      };
+      return new Response(JSON.stringify(body), { status: 200 });
+    }
+    if (url.pathname === '/api/landbuilding/7')
+      return new Response(
+        JSON.stringify({ landType: ['House Lot', 'Waterfront'], buildingStyle: ['Cape', 'Ranch'] }),
+      );
+    if (url.pathname === '/api/suggest/7')
+      return new Response(
+        JSON.stringify({
+          suggestions: [
+            { kind: 'owner', text: 'SMITH, JOHN', account: null },
+            { kind: 'address', text: '12 SMITH RD', account: '555' },
+          ],
+        }),
+      );
+    return new Response('{}', { status: 404 });
+  });
+}
+
+function Screen() {
+  const { state = '', city = '' } = useParams();
+  return <SearchScreen clientId={7} state={state} city={city} />;
+}
+
+function renderAt(url: string) {
+  const routes = [
+    { path: '/:state/:city/search', element: <Screen /> },
+    { path: '/:state/:city/:account', element: <p>record</p> },
+  ];
+  const router = createMemoryRouter(routes, {
+    initialEntries: [url],
+  });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const searches = () => requests.filter((r) => r.url.pathname === '/api/propertysearch/7');
+const lastSearch = () => searches().at(-1)!;
+
+describe('search screen', () => {
+  beforeEach(() => {
+    requests = [];
+    localStorage.clear();
+    vi.stubGlobal('fetch', mockApi());
+    window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('restores the stored search on a bare URL, emptying zero price, area, bedrooms and bathrooms', async () => {
+    localStorage.setItem(
+      searchStorageKey('Maine', 'Harrison'),
+      JSON.stringify({
+        value: {
+          query: 'smith',
+          filters: {
+            ...EMPTY_FILTERS,
+            salePriceMin: 0,
+            landAreaMax: '0',
+            bedrooms: 0,
+            bathrooms: '0',
+            ownership: ['commercial'],
+          },
+          sort: { sortby: 'Acres', descending: true },
+          page: 2,
+          view: 'grid',
+        },
+        expiresAt: Date.now() + 1000 * 60,
+      }),
+    );
+    const router = renderAt('/Maine/Harrison/search');
+    await screen.findByText('Showing 51 to 100 of 120 results');
+    expect(lastSearch().url.searchParams.get('query')).toBe('smith');
+    expect(lastSearch().url.searchParams.get('page')).toBe('2');
+    expect(lastSearch().url.searchParams.get('pagesize')).toBe('50');
+    expect(lastSearch().body).toEqual({
+      filters: { building: { ownership: ['commercial'] } },
+      sort: { sortby: 'Acres', descending: true },
+    });
+    // The restored search is now in the URL, so it can be shared.
+    const params = new URLSearchParams(router.state.location.search);
+    expect(Object.fromEntries(params)).toEqual({
+      q: 'smith',
+      own: 'commercial',
+      sort: 'Acres',
+      desc: '1',
+      page: '2',
+      view: 'grid',
+    });
+    expect(screen.getByRole('list', { name: 'Search results' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Grid/ }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('deletes an expired stored search and starts from the defaults (Name ascending, list, page 1)', async () => {
+    localStorage.setItem(
+      searchStorageKey('Maine', 'Harrison'),
+      JSON.stringify({ value: { query: 'old', page: 3 }, expiresAt: Date.now() - 1 }),
+    );
+    const router = renderAt('/Maine/Harrison/search');
+    await screen.findByText('Showing 1 to 50 of 120 results');
+    expect(lastSearch().url.searchParams.get('query')).toBeNull();
+    expect(lastSearch().body).toEqual({ sort: { sortby: 'Name', descending: false } });
+    expect(router.state.location.search).toBe('');
+    const stored = JSON.parse(localStorage.getItem(searchStorageKey('Maine', 'Harrison'))!);
+    expect(stored.value.query).toBe('');
+    expect(stored.expiresAt).toBeGreaterThan(Date.now() + STORAGE_TTL_MS - 60_000);
+  });
+
+  it('lets the URL win over stored state, and stores the result paths for Previous/Next', async () => {
+    localStorage.setItem(
+      searchStorageKey('Maine', 'Harrison'),
+      JSON.stringify({ value: { query: 'stored' }, expiresAt: Date.now() + 60_000 }),
+    );
+    renderAt('/Maine/Harrison/search?q=shared&page=3');
+    await screen.findByText('Showing 101 to 120 of 120 results');
+    expect(lastSearch().url.searchParams.get('query')).toBe('shared');
+    await waitFor(() =>
+      expect(JSON.parse(localStorage.getItem(resultsStorageKey('Maine', 'Harrison'))!).value).toEqual([
+        '/Maine/Harrison/201',
+        '/Maine/Harrison/202',
+        '/Maine/Harrison/203',
+      ]),
+    );
+    expect(JSON.parse(localStorage.getItem(searchStorageKey('Maine', 'Harrison'))!).value.query).toBe(
+      'shared',
+    );
+  });
+
+  it('shows each result as spec §2 lists it', async () => {
+    renderAt('/Maine/Harrison/search');
+    const table = await screen.findByRole('table');
+    const row = within(table).getAllByRole('row')[1]!;
+    const cells = within(row).getAllByRole('cell');
+    expect(cells.map((c) => c.textContent)).toEqual([
+      '',
+      'M-1, 1 MAIN ST (account 101)',
+      'OWNER 1CO-OWNER 1',
+      '1 MAIN ST',
+      '$125,000.50',
+      '1.5',
+      '01/02/2020',
+      // Price 0 is not shown.
+      '',
+    ]);
+    expect(within(cells[0]!).getByRole('img', { name: 'No photo available' })).toBeTruthy();
+    expect(within(cells[1]!).getByRole('link').getAttribute('href')).toBe('/Maine/Harrison/101');
+  });
+
+  it('sorts a column ascending on the first click, toggles on the next, resets others, and starts at page 1', async () => {
+    const router = renderAt('/Maine/Harrison/search?page=2');
+    await screen.findByText('Showing 51 to 100 of 120 results');
+    const header = (name: string) => screen.getByRole('columnheader', { name: new RegExp(`^${name}`) });
+    expect(header('Name').getAttribute('aria-sort')).toBe('ascending');
+
+    await userEvent.click(within(header('Acres')).getByRole('button'));
+    await screen.findByText('Showing 1 to 50 of 120 results');
+    expect(header('Acres').getAttribute('aria-sort')).toBe('ascending');
+    expect(header('Name').getAttribute('aria-sort')).toBe('none');
+    expect(lastSearch().body).toEqual({ sort: { sortby: 'Acres', descending: false } });
+
+    await userEvent.click(within(header('Acres')).getByRole('button'));
+    await waitFor(() => expect(header('Acres').getAttribute('aria-sort')).toBe('descending'));
+    await waitFor(() => expect(lastSearch().body).toEqual({ sort: { sortby: 'Acres', descending: true } }));
+    expect(new URLSearchParams(router.state.location.search).get('desc')).toBe('1');
+
+    // Back returns to the previous search (the URL carries it).
+    await act(() => router.navigate(-1));
+    await waitFor(() => expect(header('Acres').getAttribute('aria-sort')).toBe('ascending'));
+  });
+
+  it('clear filters resets the query, filters and sort to Name ascending and searches again', async () => {
+    renderAt('/Maine/Harrison/search?q=smith&beds=3&sort=SalePrice&desc=1&page=2');
+    await screen.findByText('Showing 51 to 100 of 120 results');
+    expect((screen.getByRole('combobox') as HTMLInputElement).value).toBe('smith');
+    await userEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await screen.findByText('Showing 1 to 50 of 120 results');
+    expect(lastSearch().url.searchParams.get('query')).toBeNull();
+    expect(lastSearch().body).toEqual({ sort: { sortby: 'Name', descending: false } });
+    expect((screen.getByRole('combobox') as HTMLInputElement).value).toBe('');
+  });
+
+  it('runs the text search on Enter, from page 1', async () => {
+    renderAt('/Maine/Harrison/search?page=2');
+    await screen.findByText('Showing 51 to 100 of 120 results');
+    await userEvent.type(screen.getByRole('combobox'), 'lake rd{Enter}');
+    await screen.findByText('Showing 1 to 50 of 120 results');
+    expect(lastSearch().url.searchParams.get('query')).toBe('lake rd');
+  });
+
+  it('advanced search: numbers-only fields, checkboxes from /api/landbuilding, Search closes and runs page 1', async () => {
+    renderAt('/Maine/Harrison/search?page=2');
+    await screen.findByText('Showing 51 to 100 of 120 results');
+    const opener = screen.getByRole('button', { name: /Advanced search/ });
+    await userEvent.click(opener);
+    const dialog = await screen.findByRole('dialog', { name: 'Advanced Search' });
+    const price = within(dialog).getByLabelText('Sale price from ($)') as HTMLInputElement;
+    await userEvent.type(price, '$12a0,000.5');
+    expect(price.value).toBe('120000.5');
+    await userEvent.type(within(dialog).getByLabelText('Bedrooms (at least)'), '3.5');
+    expect((within(dialog).getByLabelText('Bedrooms (at least)') as HTMLInputElement).value).toBe('35');
+    await userEvent.clear(within(dialog).getByLabelText('Bedrooms (at least)'));
+    await userEvent.type(within(dialog).getByLabelText('Bedrooms (at least)'), '3');
+    expect((within(dialog).getByLabelText(/^Sale date from/) as HTMLInputElement).type).toBe('date');
+    await userEvent.type(within(dialog).getByLabelText('Land area from (acres)'), '1.5 ');
+    await userEvent.click(await within(dialog).findByLabelText('Waterfront'));
+    await userEvent.click(within(dialog).getByLabelText('Ranch'));
+    await userEvent.click(within(dialog).getByLabelText('Residential'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Search' }));
+
+    await screen.findByText('Showing 1 to 50 of 120 results');
+    expect(lastSearch().body).toEqual({
+      filters: {
+        sale: { price: { start: 120000.5 } },
+        land: { area: { start: 1.5 }, type: ['Waterfront'] },
+        building: { style: ['Ranch'], bedrooms: 3, ownership: ['residential'] },
+      },
+      sort: { sortby: 'Name', descending: false },
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Six filters are set; the button says so, and focus went back to it.
+    expect(opener.textContent).toContain('6 filters set');
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('type-ahead: arrow keys move through suggestions; an owner runs a search, an address opens its record', async () => {
+    const router = renderAt('/Maine/Harrison/search');
+    await screen.findByText('Showing 1 to 50 of 120 results');
+    const box = screen.getByRole('combobox');
+    await userEvent.type(box, 'smi');
+    const list = await screen.findByRole('listbox', { name: 'Suggestions' });
+    expect(box.getAttribute('aria-expanded')).toBe('true');
+    expect(
+      within(list)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['SMITH, JOHNOwner', '12 SMITH RDAddress']);
+    await userEvent.keyboard('{ArrowDown}');
+    const first = within(list).getAllByRole('option')[0]!;
+    expect(box.getAttribute('aria-activedescendant')).toBe(first.id);
+    expect(first.getAttribute('aria-selected')).toBe('true');
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(lastSearch().url.searchParams.get('query')).toBe('SMITH, JOHN'));
+    expect(box.getAttribute('aria-expanded')).toBe('false');
+
+    await userEvent.clear(box);
+    await userEvent.type(box, 'smi');
+    await screen.findByRole('listbox', { name: 'Suggestions' });
+    await userEvent.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/Maine/Harrison/555'));
+  });
+
+  it('shows the error line and the reason the server gives when a filter cannot be read', async () => {
+    renderAt('/Maine/Harrison/search?landMin=lots');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('An error has occured please try again');
+    expect(alert.textContent).toContain('Land area from must be a number');
+  });
+});

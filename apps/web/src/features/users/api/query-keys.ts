@@ -1,0 +1,3 @@
+export const usersKeys = {
+  byClient: (clientId: number) => ['users', 'client', clientId] as const,
+};

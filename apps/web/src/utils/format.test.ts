@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildingPlusLand,
+  formatDateTime,
+  formatLocation,
+  formatMoney,
+  formatNumber,
+  formatSaleDate,
+  formatTaxRate,
+} from './format';
+
+describe('formatMoney (spec §9: up to 2 decimals)', () => {
+  it('shows whole dollars without cents and other amounts with exactly 2 decimals', () => {
+    expect(formatMoney(123400)).toBe('$123,400');
+    expect(formatMoney(1234.5)).toBe('$1,234.50');
+    expect(formatMoney(2345.678)).toBe('$2,345.68');
+    expect(formatMoney(0)).toBe('$0');
+    expect(formatMoney(-12.3)).toBe('-$12.30');
+  });
+  it('never shows more than 2 decimals, even for binary noise', () => {
+    expect(formatMoney(0.1 + 0.2)).toBe('$0.30');
+    expect(formatMoney(1999.999)).toBe('$2,000');
+  });
+  it('leaves missing amounts blank', () => {
+    expect(formatMoney(null)).toBe('');
+    expect(formatMoney(undefined)).toBe('');
+    expect(formatMoney(Number.NaN)).toBe('');
+  });
+});
+
+describe('formatTaxRate (spec §2/§9: rate × 1000, 2 to 4 decimals)', () => {
+  it('multiplies by 1000 and keeps between 2 and 4 decimals', () => {
+    expect(formatTaxRate(0.01875)).toBe('18.75');
+    expect(formatTaxRate(0.0162)).toBe('16.20');
+    expect(formatTaxRate(0.015)).toBe('15.00');
+    expect(formatTaxRate(0.0123456)).toBe('12.3456');
+    expect(formatTaxRate(0.01234567)).toBe('12.3457');
+  });
+  it('leaves a missing rate blank', () => {
+    expect(formatTaxRate(null)).toBe('');
+  });
+});
+
+describe('dates', () => {
+  it('shows sale dates as MM/DD/YYYY without shifting the day by time zone', () => {
+    expect(formatSaleDate('2020-01-01')).toBe('01/01/2020');
+    expect(formatSaleDate('1999-12-31T00:00:00.000Z')).toBe('12/31/1999');
+    expect(formatSaleDate(null)).toBe('');
+    expect(formatSaleDate('not a date')).toBe('');
+  });
+  it('shows other dates in en-US form', () => {
+    expect(formatDateTime('2024-03-05')).toBe('3/5/2024');
+    expect(formatDateTime('2024-07-04T15:00:00.000Z')).toMatch(/^7\/4\/2024$/);
+    expect(formatDateTime(null)).toBe('');
+  });
+});
+
+describe('numbers and locations', () => {
+  it('formats acres with separators and up to 2 decimals', () => {
+    expect(formatNumber(1234.567)).toBe('1,234.57');
+    expect(formatNumber(0.5)).toBe('0.5');
+    expect(formatNumber(null)).toBe('');
+  });
+  it('joins street number, apartment and street name, skipping blanks', () => {
+    expect(formatLocation({ StreetNumber: '12', Apartment: 'B', StreetName: 'Main St' })).toBe(
+      '12 B Main St',
+    );
+    expect(formatLocation({ StreetNumber: '', Apartment: '', StreetName: 'Main St' })).toBe('Main St');
+  });
+  it('adds building and land values, treating one missing value as 0', () => {
+    expect(buildingPlusLand(100_000, 25_000)).toBe(125_000);
+    expect(buildingPlusLand(null, 25_000)).toBe(25_000);
+    expect(buildingPlusLand(null, null)).toBeNull();
+  });
+});

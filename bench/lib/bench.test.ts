@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { PropertyRecord } from '@opp/contracts';
+import { clientLayout, clientRecords, datasetSpec, generateRecord } from './generator.ts';
+import { Rng } from './prng.ts';
+import { regressions, type Figures } from './report.ts';
+import { buildShapes, queryTerms } from './shapes.ts';
+import { percentile, summarize } from './stats.ts';
+
+describe('data set generator', () => {
+  it('gives the same records for the same inputs, record by record', () => {
+    const spec = datasetSpec('quick');
+    const a = [...clientRecords(spec.seed, { ...spec.towns[0]!, parcels: 50 })];
+    const b = [...clientRecords(spec.seed, { ...spec.towns[0]!, parcels: 50 })];
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    // Record i does not depend on the records before it, so the benchmark can pick any parcel.
+    const layout = clientLayout(spec.seed, spec.towns[0]!);
+    expect(JSON.stringify(generateRecord(spec.seed, layout, 37))).toBe(JSON.stringify(a[37]));
+  });
+
+  it('gives other records for another seed', () => {
+    const spec = datasetSpec('quick');
+    const a = [...clientRecords(spec.seed, { ...spec.big, parcels: 5 })];
+    const b = [...clientRecords('another seed', { ...spec.big, parcels: 5 })];
+    expect(JSON.stringify(a)).not.toBe(JSON.stringify(b));
+  });
+
+  it('produces records the import accepts, with unique accounts', () => {
+    const spec = datasetSpec('quick');
+    const accounts = new Set<string>();
+    for (const r of clientRecords(spec.seed, { ...spec.big, parcels: 2000 })) {
+      const parsed = PropertyRecord.safeParse(r);
+      expect(parsed.success, JSON.stringify(parsed.error?.issues[0])).toBe(true);
+      accounts.add(String(r.Account));
+    }
+    expect(accounts.size).toBe(2000);
+  });
+
+  it('sizes the full data set as the issue asks: 1,000,000 + 300 towns of 500 to 20,000, about 3 million', () => {
+    const spec = datasetSpec('full');
+    expect(spec.big.parcels).toBe(1_000_000);
+    expect(spec.towns).toHaveLength(300);
+    const sizes = spec.towns.map((t) => t.parcels);
+    expect(Math.min(...sizes)).toBe(500);
+    expect(Math.max(...sizes)).toBe(20_000);
+    const total = spec.big.parcels + sizes.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(2_500_000);
+    expect(total).toBeLessThan(3_500_000);
+    expect(new Set(spec.towns.map((t) => `${t.state}/${t.city}`)).size).toBe(300);
+  });
+
+  it('makes common names and streets common, as in a real roll', () => {
+    const spec = datasetSpec('quick');
+    let smith = 0;
+    let main = 0;
+    const n = 5000;
+    for (const r of clientRecords(spec.seed, { ...spec.big, parcels: n })) {
+      if (r.Owners?.some((o) => o.OwnerName.startsWith('SMITH,'))) smith++;
+      if (r.StreetName === 'MAIN ST') main++;
+    }
+    expect(smith / n).toBeGreaterThan(0.005);
+    expect(smith / n).toBeLessThan(0.05);
+    expect(main / n).toBeGreaterThan(0.01);
+  });
+
+  it('derives query words from records that exist', () => {
+    const spec = datasetSpec('quick');
+    const terms = queryTerms(spec, 6);
+    expect(terms.ownerNames.length).toBeGreaterThan(0);
+    expect(terms.addresses.every((a) => /^\d+ \S/.test(a))).toBe(true);
+    const shapes = buildShapes(terms);
+    expect(shapes.filter((s) => s.id.startsWith('sort-'))).toHaveLength(14);
+    expect(shapes.map((s) => s.id)).toEqual(
+      expect.arrayContaining(['record', 'suggest', 'export-csv', 'last-page']),
+    );
+  });
+});
+
+describe('seeded random numbers', () => {
+  it('stays within the asked range and repeats for a seed', () => {
+    const a = new Rng('x');
+    const b = new Rng('x');
+    for (let i = 0; i < 1000; i++) {
+      const v = a.int(3, 7);
+      expect(v).toBe(b.int(3, 7));
+      expect(v).toBeGreaterThanOrEqual(3);
+      expect(v).toBeLessThanOrEqual(7);
+    }
+    expect(new Rng('y').range(0, 1, 0.01).toString()).toMatch(/^\d(\.\d{1,2})?$/);
+  });
+});
+
+describe('latency statistics', () => {
+  it('uses nearest-rank percentiles', () => {
+    const samples = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(samples, 50)).toBe(50);
+    expect(percentile(samples, 95)).toBe(95);
+    expect(percentile(samples, 99)).toBe(99);
+    const s = summarize([5, 1, 3]);
+    expect(s).toMatchObject({ n: 3, p50: 3, max: 5, mean: 3 });
+  });
+});
+
+describe('quick-run regression rule', () => {
+  const baseline: Figures = {
+    'pglite.search.p95_ms': { value: 10, better: 'lower' },
+    'pglite.tiny.p95_ms': { value: 0.4, better: 'lower' },
+    'pglite.reads_rps': { value: 900, better: 'higher' },
+    'web.home.initial_js_kb': { value: 100, better: 'lower' },
+  };
+
+  it('passes figures within 3× of the recorded ones', () => {
+    const now: Figures = {
+      'pglite.search.p95_ms': { value: 29, better: 'lower' },
+      'pglite.tiny.p95_ms': { value: 1.1, better: 'lower' },
+      'pglite.reads_rps': { value: 301, better: 'higher' },
+      'web.home.initial_js_kb': { value: 290, better: 'lower' },
+    };
+    expect(regressions(now, baseline)).toEqual([]);
+  });
+
+  it('fails a figure more than 3× worse, in either direction of "better"', () => {
+    const now: Figures = {
+      'pglite.search.p95_ms': { value: 31, better: 'lower' },
+      'pglite.tiny.p95_ms': { value: 1.3, better: 'lower' },
+      'pglite.reads_rps': { value: 299, better: 'higher' },
+      'web.home.initial_js_kb': { value: 301, better: 'lower' },
+    };
+    const worse = regressions(now, baseline);
+    expect(worse.map((w) => w.split(':')[0])).toEqual([
+      'pglite.search.p95_ms',
+      'pglite.reads_rps',
+      'web.home.initial_js_kb',
+    ]);
+  });
+
+  it('ignores sub-2 ms timer noise and widens the allowance on a busier machine', () => {
+    const now: Figures = { 'pglite.search.p95_ms': { value: 50, better: 'lower' } };
+    expect(regressions(now, baseline)).toHaveLength(1);
+    expect(regressions(now, baseline, 2)).toEqual([]);
+  });
+});

@@ -1,0 +1,323 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { EngineTarget, ImportResult, ImportTask } from '../import-worker.ts';
+import {
+  clientRecords,
+  datasetSpec,
+  GENERATOR_VERSION,
+  type ClientSpec,
+  type DatasetSpec,
+} from './generator.ts';
+import { ROOT } from './server-process.ts';
+
+/*
+ * The data set is built once per set of generator inputs (generator version, seed, sizes) and reused
+ * while they are unchanged, however long ago it was built. The build records a hash of the code that
+ * turns a record into stored rows and of the importer: when either has changed since, the report says
+ * so, and `--rebuild` refreshes the data. Migrations added later are applied by the server at start-up,
+ * as in production.
+ */
+
+export const CACHE_DIR = path.join(ROOT, 'bench/.cache');
+export const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const ROW_FORMAT_FILES = [
+  'apps/server/src/features/properties/property-row.ts',
+  'apps/server/src/features/properties/search-text.ts',
+  'packages/contracts/src/property.ts',
+];
+const IMPORTER_FILES = [
+  'apps/server/src/features/imports/import.service.ts',
+  'apps/server/src/features/imports/rolls.repository.ts',
+  'apps/server/src/features/imports/record-sources.ts',
+];
+
+function hashFiles(files: string[]): string {
+  const h = createHash('sha256');
+  for (const f of files) {
+    const p = path.join(ROOT, f);
+    h.update(f).update(fs.existsSync(p) ? fs.readFileSync(p) : 'missing');
+  }
+  return h.digest('hex').slice(0, 12);
+}
+
+export interface Dataset {
+  spec: DatasetSpec;
+  key: string;
+  dir: string;
+  bigJsonl: string;
+  probeJsonl: string;
+  probeRecords: number;
+  totalParcels: number;
+}
+
+export interface EngineBuild {
+  engine: 'pglite' | 'postgres';
+  key: string;
+  builtAt: string;
+  /** The row-building code when the data was built: a different hash now means the rows are dated. */
+  rowFormatHash: string;
+  /** The importer's code when the data was built: a different hash now means the figure is stale. */
+  importerHash: string;
+  /** Migrations present when the data was built (later ones are applied by the server at start). */
+  migrations?: string[];
+  buildSeconds: number;
+  result: ImportResult;
+  clientIds: { big: number };
+}
+
+export function resolveDataset(name: 'full' | 'quick'): Dataset {
+  const spec = datasetSpec(name);
+  const key = createHash('sha256')
+    .update(JSON.stringify({ v: GENERATOR_VERSION, spec }))
+    .digest('hex')
+    .slice(0, 12);
+  const dir = path.join(CACHE_DIR, `data-${name}-${key}`);
+  const probeRecords = name === 'full' ? 100_000 : 20_000;
+  return {
+    spec,
+    key,
+    dir,
+    bigJsonl: path.join(dir, 'big.jsonl'),
+    probeJsonl: path.join(dir, 'probe.jsonl'),
+    probeRecords,
+    totalParcels: spec.big.parcels + spec.towns.reduce((n, t) => n + t.parcels, 0),
+  };
+}
+
+export const importerHash = () => hashFiles(IMPORTER_FILES);
+
+const MIGRATIONS_DIR = path.join(ROOT, 'apps/server/migrations');
+export const migrationFiles = () =>
+  fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+
+/**
+ * Migrations added since the build that touch the properties table: the server applies them at start
+ * (new indexes get built then), but a change to how rows are stored only reaches rows imported later.
+ */
+export function migrationsSince(build: EngineBuild): string[] {
+  if (!build.migrations) return [];
+  return migrationFiles().filter(
+    (f) =>
+      !build.migrations!.includes(f) &&
+      /\bproperties\b/.test(fs.readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8')),
+  );
+}
+export const rowFormatHash = () => hashFiles(ROW_FORMAT_FILES);
+
+/** Writes the county roll (and the first records again as the import probe) as JSON Lines, once. */
+export async function ensureJsonl(ds: Dataset, log: (s: string) => void): Promise<void> {
+  const done = path.join(ds.dir, 'jsonl.done');
+  if (fs.existsSync(done)) return;
+  fs.mkdirSync(ds.dir, { recursive: true });
+  // Older data sets of the same kind are dead weight (gigabytes); keep only the current one.
+  for (const d of fs.readdirSync(CACHE_DIR)) {
+    if (d.startsWith(`data-${ds.spec.name}-`) && path.join(CACHE_DIR, d) !== ds.dir) {
+      log(`  removing the outdated cache ${d}`);
+      fs.rmSync(path.join(CACHE_DIR, d), { recursive: true, force: true });
+    }
+  }
+  log(
+    `  writing ${ds.spec.big.parcels.toLocaleString('en-US')} records to ${path.relative(ROOT, ds.bigJsonl)}`,
+  );
+  const started = performance.now();
+  const big = fs.createWriteStream(ds.bigJsonl);
+  const probe = fs.createWriteStream(ds.probeJsonl);
+  const write = (s: fs.WriteStream, text: string) =>
+    s.write(text) ? Promise.resolve() : new Promise<void>((r) => s.once('drain', () => r()));
+  let i = 0;
+  let chunk = '';
+  for (const record of clientRecords(ds.spec.seed, ds.spec.big)) {
+    const line = `${JSON.stringify(record)}\n`;
+    chunk += line;
+    if (i < ds.probeRecords) await write(probe, line);
+    if (++i % 2000 === 0) {
+      await write(big, chunk);
+      chunk = '';
+    }
+  }
+  await write(big, chunk);
+  await Promise.all([new Promise((r) => big.end(r)), new Promise((r) => probe.end(r))]);
+  fs.writeFileSync(done, new Date().toISOString());
+  log(`  written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+export function pgDatabaseName(ds: Dataset) {
+  return `opp_bench_${ds.spec.name}`;
+}
+
+export function pgUrl(database: string) {
+  const u = new URL(PG_ADMIN_URL);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+async function withAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+export async function postgresReachable(): Promise<boolean> {
+  try {
+    await withAdmin((c) => c.query('select 1'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function engineTarget(ds: Dataset, engine: 'pglite' | 'postgres'): EngineTarget {
+  return engine === 'pglite'
+    ? { engine, dataDir: path.join(ds.dir, 'pglite') }
+    : { engine, url: pgUrl(pgDatabaseName(ds)) };
+}
+
+function metaPath(ds: Dataset, engine: string) {
+  return path.join(ds.dir, `${engine}.json`);
+}
+
+function partialPath(ds: Dataset, engine: string) {
+  return path.join(ds.dir, `${engine}.building`);
+}
+
+/** The recorded build, if the engine's data matches this data set's key. */
+async function existingBuild(ds: Dataset, engine: 'pglite' | 'postgres'): Promise<EngineBuild | null> {
+  const file = metaPath(ds, engine);
+  if (!fs.existsSync(file)) return null;
+  const meta = JSON.parse(fs.readFileSync(file, 'utf8')) as EngineBuild;
+  if (meta.key !== ds.key) return null;
+  if (engine === 'postgres') {
+    // The database may have been dropped or rebuilt by someone else: its comment carries the key.
+    const comment = await withAdmin(async (c) => {
+      const r = await c.query<{ d: string | null }>(
+        `select shobj_description(oid, 'pg_database') as d from pg_database where datname = $1`,
+        [pgDatabaseName(ds)],
+      );
+      return r.rows[0]?.d ?? null;
+    });
+    if (comment !== ds.key) return null;
+  } else if (!fs.existsSync(path.join(ds.dir, 'pglite'))) return null;
+  return meta;
+}
+
+export function runImportWorker(task: ImportTask): Promise<ImportResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'bench/import-worker.ts'), JSON.stringify(task)],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+      if (code === 0 && line) resolve(JSON.parse(line.slice(7)) as ImportResult);
+      else reject(new Error(`the import worker failed (exit ${code})`));
+    });
+  });
+}
+
+/** Reuses the engine's data when its key matches, otherwise rebuilds it through the import. */
+export async function ensureEngineData(
+  ds: Dataset,
+  engine: 'pglite' | 'postgres',
+  options: { rebuild: boolean; log: (s: string) => void },
+): Promise<{ build: EngineBuild; reused: boolean }> {
+  const { log } = options;
+  const existing = options.rebuild ? null : await existingBuild(ds, engine);
+  if (existing) {
+    log(`  reusing the ${engine} data set built ${existing.builtAt} (key ${ds.key})`);
+    return { build: existing, reused: true };
+  }
+  const target = engineTarget(ds, engine);
+  const partial = partialPath(ds, engine);
+  // A build that was interrupted resumes (the worker skips the clients it finished) unless --rebuild.
+  const resume = !options.rebuild && fs.existsSync(partial) && fs.readFileSync(partial, 'utf8') === ds.key;
+  if (!resume) {
+    if (target.engine === 'pglite') fs.rmSync(target.dataDir, { recursive: true, force: true });
+    else
+      await withAdmin(async (c) => {
+        await c.query(`drop database if exists ${pgDatabaseName(ds)} with (force)`);
+        await c.query(`create database ${pgDatabaseName(ds)}`);
+      });
+    fs.rmSync(path.join(ds.dir, `${engine}-big-import.json`), { force: true });
+    fs.mkdirSync(ds.dir, { recursive: true });
+    fs.writeFileSync(partial, ds.key);
+  } else log(`  resuming the interrupted ${engine} build`);
+  fs.rmSync(metaPath(ds, engine), { force: true });
+  log(
+    `  building the ${engine} data set: ${ds.totalParcels.toLocaleString('en-US')} parcels in ${ds.spec.towns.length + 1} clients (key ${ds.key})`,
+  );
+  const started = performance.now();
+  const result = await runImportWorker({
+    kind: 'build',
+    target,
+    seed: ds.spec.seed,
+    big: ds.spec.big,
+    bigJsonl: ds.bigJsonl,
+    bigFigureFile: path.join(ds.dir, `${engine}-big-import.json`),
+    towns: ds.spec.towns,
+  });
+  const build: EngineBuild = {
+    engine,
+    key: ds.key,
+    builtAt: new Date().toISOString(),
+    rowFormatHash: rowFormatHash(),
+    importerHash: importerHash(),
+    migrations: migrationFiles(),
+    buildSeconds: Math.round((performance.now() - started) / 1000),
+    result,
+    clientIds: { big: result.big.clientId },
+  };
+  if (engine === 'postgres')
+    await withAdmin((c) => c.query(`comment on database ${pgDatabaseName(ds)} is '${ds.key}'`));
+  fs.writeFileSync(metaPath(ds, engine), JSON.stringify(build, null, 2));
+  fs.rmSync(partial, { force: true });
+  log(`  built in ${build.buildSeconds} s`);
+  return { build, reused: false };
+}
+
+/** Imports the probe roll (the first records of the county) into a fresh, empty database. */
+export async function probeImport(ds: Dataset, engine: 'pglite' | 'postgres') {
+  const client: ClientSpec = { index: 999, city: 'Probe Town', state: 'Maine', parcels: ds.probeRecords };
+  if (engine === 'pglite') {
+    const dataDir = path.join(CACHE_DIR, 'probe-pglite');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    try {
+      return await runImportWorker({
+        kind: 'probe',
+        target: { engine, dataDir },
+        client,
+        jsonl: ds.probeJsonl,
+      });
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const name = 'opp_bench_probe';
+  await withAdmin(async (c) => {
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.query(`create database ${name}`);
+  });
+  try {
+    return await runImportWorker({
+      kind: 'probe',
+      target: { engine, url: pgUrl(name) },
+      client,
+      jsonl: ds.probeJsonl,
+    });
+  } finally {
+    await withAdmin((c) => c.query(`drop database if exists ${name} with (force)`));
+  }
+}

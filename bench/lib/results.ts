@@ -1,0 +1,96 @@
+import type { ImportFigure } from '../import-worker.ts';
+import type { EventLoopStats } from '../server-entry.ts';
+import type { LoadFigure } from './load.ts';
+import type { ShapeKind } from './shapes.ts';
+import type { LatencySummary } from './stats.ts';
+import type { LighthouseFigure, WebBundleFigures } from './web.ts';
+
+/** Everything one run measured: written as bench/results/latest.json (quick runs: quick-latest.json). */
+export interface BenchResults {
+  mode: 'full' | 'quick';
+  startedAt: string;
+  durationSeconds: number;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    node: string;
+    loadAverageAtStart: number[];
+    /** One-minute load average sampled every 5 s through the run: other work on the machine. */
+    loadAverageDuring: { min: number; mean: number; max: number };
+    /**
+     * Milliseconds to count a range in a 1,000,000-element Float32Array (median of 15), at start and end:
+     * about 1 ms on an idle core. A much larger figure means every latency below is inflated by contention.
+     */
+    calibrationMs: { start: number; end: number };
+  };
+  dataset: { key: string; totalParcels: number; bigClientParcels: number; towns: number };
+  engines: EngineResults[];
+  web: WebResults | null;
+  checks: Check[];
+  notes: string[];
+}
+
+export interface WebResults {
+  bundles: WebBundleFigures | null;
+  lighthouse: LighthouseFigure[] | null;
+  error?: string;
+}
+
+export interface ShapeResult {
+  id: string;
+  label: string;
+  kind: ShapeKind;
+  targetMs: number;
+  latency: LatencySummary;
+  /** The first request of the shape (before any warm-up): what a visitor meets with cold caches. */
+  firstMs: number;
+  errors: number;
+  errorSample?: string;
+  /** TotalRecords of the first variant (search shapes), to show how big the result was. */
+  totalRecords?: number;
+  totalIsEstimate?: boolean;
+  /** The exact count (the naive baseline's count(*) over ()) where it means the same rows. */
+  exactTotal?: number;
+  /** Export: rows received. */
+  rows?: number;
+  baseline?: { latency: LatencySummary; timedOut: boolean } | null;
+}
+
+export interface EngineResults {
+  engine: 'pglite' | 'postgres';
+  skipped?: string;
+  data?: {
+    reused: boolean;
+    builtAt: string;
+    buildSeconds: number;
+    /** The county roll (1,000,000 parcels; quick: 40,000) imported into the empty database at build time. */
+    bigImport: ImportFigure;
+    /** True when the importer's code changed since the build: re-run with --rebuild for a fresh figure. */
+    bigImportStale: boolean;
+  };
+  /** A fresh import of the first 100,000 records (quick: not run) into an empty database, this run. */
+  probeImport?: ImportFigure | null;
+  serverStartMs?: number;
+  shapes: ShapeResult[];
+  throughput?: {
+    floor: LoadFigure;
+    reads: LoadFigure;
+    mixed: LoadFigure;
+    /** Measured inside the server (monitorEventLoopDelay) over the mixed run. */
+    eventLoopUnderLoad: EventLoopStats;
+    /** /healthz timed every 20 ms while a 50,000-row export runs. */
+    healthzDuringExport: LatencySummary;
+    eventLoopDuringExport: EventLoopStats;
+  };
+  memory?: { afterStartMb: number; loadedMb: number; peakMb: number };
+  error?: string;
+}
+
+export interface Check {
+  scope: string;
+  name: string;
+  value: number | string | null;
+  target: string;
+  pass: boolean | null;
+}

@@ -1,0 +1,93 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { EventLoopStats, ServerMessage, ServerMemory } from '../server-entry.ts';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Settings every benchmark server gets: no demo data, no logging cost, limits out of the way. */
+export function benchServerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PORTAL_DEMO: '0',
+    LOG_LEVEL: 'warn',
+    // One client address sends every request: per-address limits would turn the benchmark into 429s.
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
+    EXPORT_RATE_LIMIT_PER_MINUTE: '100000000',
+    WEB_DIST: '',
+    DATABASE_URL: '',
+    ...extra,
+  };
+}
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  startMs: number;
+  stats(): Promise<{ eventLoop: EventLoopStats; memory: ServerMemory }>;
+  /** Resolves once the server has reset its histogram (so nothing measured before it counts). */
+  resetEventLoop(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Forks bench/server-entry.ts (the real startServer) and resolves once it listens. */
+export function startBenchServer(env: NodeJS.ProcessEnv, timeoutMs = 600_000): Promise<BenchServer> {
+  const child: ChildProcess = fork(path.join(ROOT, 'bench/server-entry.ts'), [], {
+    cwd: ROOT,
+    env,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const waiters: Array<(m: ServerMessage) => void> = [];
+  child.on('message', (m: ServerMessage) => waiters.shift()?.(m));
+  const next = () => new Promise<ServerMessage>((resolve) => waiters.push(resolve));
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the server did not start in time'));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited during start-up (code ${code})`));
+    });
+    void next().then((m) => {
+      clearTimeout(timer);
+      if (m.type !== 'ready') {
+        child.kill('SIGKILL');
+        reject(new Error(`the server failed to start: ${m.type === 'error' ? m.message : m.type}`));
+        return;
+      }
+      child.removeAllListeners('exit');
+      resolve({
+        url: m.url,
+        pid: child.pid!,
+        startMs: m.startMs,
+        async stats() {
+          const reply = next();
+          child.send({ type: 'stats' });
+          const s = await reply;
+          if (s.type !== 'stats') throw new Error('unexpected reply from the server');
+          return { eventLoop: s.eventLoop, memory: s.memory };
+        },
+        async resetEventLoop() {
+          const reply = next();
+          child.send({ type: 'reset' });
+          await reply;
+        },
+        stop() {
+          return new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              done();
+            });
+            child.send({ type: 'stop' });
+          });
+        },
+      });
+    });
+  });
+}

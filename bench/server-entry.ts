@@ -1,0 +1,78 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { startServer } from '../apps/server/src/server.ts';
+
+/*
+ * The real server (startServer, configured from the environment like `portal serve`), started by the
+ * benchmark as a child process. The only addition is this wrapper's report over the IPC channel:
+ * event-loop delay and memory, measured inside the server process, so no HTTP endpoint has to expose
+ * them (an unauthenticated metrics endpoint would be a leak).
+ */
+
+export type ServerMessage =
+  | { type: 'ready'; url: string; startMs: number }
+  | { type: 'stats'; eventLoop: EventLoopStats; memory: ServerMemory }
+  | { type: 'reset-done' }
+  | { type: 'error'; message: string };
+
+export interface EventLoopStats {
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+export interface ServerMemory {
+  rssMb: number;
+  heapUsedMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+  peakRssMb: number;
+}
+
+const send = (m: ServerMessage) => process.send?.(m);
+const mb = (b: number) => Math.round((b / 1024 / 1024) * 10) / 10;
+
+const histogram = monitorEventLoopDelay({ resolution: 5 });
+histogram.enable();
+const started = performance.now();
+
+try {
+  const server = await startServer(loadConfig());
+  send({ type: 'ready', url: server.url, startMs: Math.round(performance.now() - started) });
+  process.on('message', (msg: { type: string }) => {
+    if (msg.type === 'reset') {
+      histogram.reset();
+      send({ type: 'reset-done' });
+    }
+    if (msg.type === 'stats') {
+      const m = process.memoryUsage();
+      send({
+        type: 'stats',
+        eventLoop: {
+          p50: histogram.percentile(50) / 1e6,
+          p99: histogram.percentile(99) / 1e6,
+          max: histogram.max / 1e6,
+          mean: histogram.mean / 1e6,
+        },
+        memory: {
+          rssMb: mb(m.rss),
+          heapUsedMb: mb(m.heapUsed),
+          externalMb: mb(m.external),
+          arrayBuffersMb: mb(m.arrayBuffers),
+          peakRssMb: Math.round(process.resourceUsage().maxRSS / 102.4) / 10,
+        },
+      });
+    }
+    if (msg.type === 'stop') {
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    }
+  });
+  process.on('disconnect', () => void server.close().finally(() => process.exit(0)));
+} catch (err) {
+  send({ type: 'error', message: (err as Error).message });
+  process.exit(1);
+}

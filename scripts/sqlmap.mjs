@@ -36,7 +36,10 @@ const env = {
   EXPORT_RATE_LIMIT_PER_MINUTE: '100000000',
   TRUST_PROXY: '1',
 };
-const portal = (args) => [process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts'), ...args]];
+const portal = (args) => [
+  process.execPath,
+  ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts'), ...args],
+];
 
 function cleanup(server) {
   if (server && server.exitCode === null) server.kill('SIGTERM');
@@ -78,7 +81,13 @@ const id = lookup.ClientID;
 const filters = {
   sale: { price: { start: '1000*', end: '900000*' }, date: { start: '2000-01-01*', end: '2030-01-01*' } },
   land: { area: { start: '0.1*', end: '500*' }, type: ['Residential*'] },
-  building: { area: { start: '100*' }, style: ['Colonial*'], bedrooms: '2*', bathrooms: '1*', ownership: ['residential*'] },
+  building: {
+    area: { start: '100*' },
+    style: ['Colonial*'],
+    bedrooms: '2*',
+    bathrooms: '1*',
+    ownership: ['residential*'],
+  },
 };
 const sort = { sortby: 'Name*', descending: false };
 const enc = (v) => encodeURIComponent(JSON.stringify(v)).replace(/%2A/g, '*');
@@ -87,15 +96,32 @@ const enc = (v) => encodeURIComponent(JSON.stringify(v)).replace(/%2A/g, '*');
 const targets = [
   {
     name: 'search: path, query, page, pagesize',
-    args: ['-u', `${base}/api/propertysearch/${id}*?query=smith*&page=1*&pagesize=50*`, '--method', 'POST', '--data', '{}'],
+    args: [
+      '-u',
+      `${base}/api/propertysearch/${id}*?query=smith*&page=1*&pagesize=50*`,
+      '--method',
+      'POST',
+      '--data',
+      '{}',
+    ],
   },
   {
     name: 'search: every filter and the sort',
-    args: ['-u', `${base}/api/propertysearch/${id}?query=main&page=1`, '--method', 'POST', '--data', JSON.stringify({ filters, sort })],
+    args: [
+      '-u',
+      `${base}/api/propertysearch/${id}?query=main&page=1`,
+      '--method',
+      'POST',
+      '--data',
+      JSON.stringify({ filters, sort }),
+    ],
   },
   {
     name: 'CSV export: query, filters, sort',
-    args: ['-u', `${base}/api/propertysearch/${id}/export.csv?query=main*&filters=${enc({ sale: filters.sale, land: filters.land })}&sort=${enc(sort)}`],
+    args: [
+      '-u',
+      `${base}/api/propertysearch/${id}/export.csv?query=main*&filters=${enc({ sale: filters.sale, land: filters.land })}&sort=${enc(sort)}`,
+    ],
   },
   {
     name: 'property page and type-ahead',
@@ -108,7 +134,14 @@ const targets = [
   },
   {
     name: 'login: Identity and Code',
-    args: ['-u', `${base}/api/login`, '--method', 'POST', '--data', '{"Identity":"sqlmap-user*","Password":"not the password","Code":"123456*"}'],
+    args: [
+      '-u',
+      `${base}/api/login`,
+      '--method',
+      'POST',
+      '--data',
+      '{"Identity":"sqlmap-user*","Password":"not the password","Code":"123456*"}',
+    ],
   },
 ];
 
@@ -142,11 +175,24 @@ function runSqlmap(name, args) {
     }, budget * 1000);
     p.once('exit', (code) => {
       clearTimeout(timer);
-      const injectable = [...out.matchAll(/parameter '([^']+)' (?:is|appears to be) '?[^\n]*injectable/gi)].map((m) => m[1]);
+      const injectable = [
+        ...out.matchAll(/parameter '([^']+)' (?:is|appears to be) '?[^\n]*injectable/gi),
+      ].map((m) => m[1]);
       const identified = /sqlmap identified the following injection point/.test(out);
-      const requests = [...out.matchAll(/(\d+) HTTP\(s\) requests/g)].reduce((n, m) => n + Number(m[1]), 0);
+      // sqlmap sums up the error answers it got ("400 (Bad Request) - 1139 times, …").
+      const requests = [...out.matchAll(/\) - (\d+) times/g)].reduce((n, m) => n + Number(m[1]), 0);
       const tested = (out.match(/testing if [^\n]*parameter/gi) ?? []).length;
-      resolve({ name, code, timedOut, injectable, identified, requests, tested, seconds: (Date.now() - started) / 1000, out });
+      resolve({
+        name,
+        code,
+        timedOut,
+        injectable,
+        identified,
+        requests,
+        tested,
+        seconds: (Date.now() - started) / 1000,
+        out,
+      });
     });
   });
 }
@@ -160,7 +206,7 @@ for (const t of targets) {
     results.push(r);
     console.log(
       `${r.timedOut ? 'OUT OF TIME' : r.injectable.length || r.identified ? 'INJECTABLE' : 'clean'} ` +
-        `(${r.tested} parameter tests, ${r.requests} requests, ${r.seconds.toFixed(0)} s)`,
+        `(${r.tested} parameters, ${r.requests} refused payloads, ${r.seconds.toFixed(0)} s)`,
     );
     if (r.injectable.length || r.identified || r.timedOut || process.env.SQLMAP_VERBOSE)
       console.log(r.out.split('\n').slice(-60).join('\n'));

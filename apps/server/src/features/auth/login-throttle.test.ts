@@ -10,7 +10,7 @@ import * as password from './password.ts';
 
 // Counts scrypt verifications, to prove a refused attempt never reaches the hash.
 vi.mock('./password.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('./password.ts')>();
+  const real = await importOriginal<typeof password>();
   return { ...real, verifyPassword: vi.fn(real.verifyPassword) };
 });
 const verifySpy = vi.mocked(password.verifyPassword);

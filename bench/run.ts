@@ -8,7 +8,7 @@ import {
   ensureEngineData,
   ensureJsonl,
   importerHash,
-  migrationsSince,
+  migrationDrift,
   PG_ADMIN_URL,
   rowFormatHash,
   postgresReachable,
@@ -178,12 +178,19 @@ async function measureEngine(
     bigImport: build.result.big,
     bigImportStale: reused && build.importerHash !== importerHash(),
   };
-  const later = reused ? migrationsSince(build) : [];
-  if (later.length)
+  const drift = reused ? migrationDrift(build) : { added: [], edited: [] };
+  if (drift.added.length)
     notes.push(
-      `${engine}: the data set predates ${later.join(', ')} (which touch the properties table); the server applied ` +
+      `${engine}: the data set predates ${drift.added.join(', ')} (which touch the properties table); the server applied ` +
         `them at start, but rows keep the storage they were written with. Run with --rebuild for representative rows.`,
     );
+  if (drift.edited.length) {
+    const msg =
+      `${engine}: ${drift.edited.join(', ')} changed after the data set was built; the server does not re-apply ` +
+      `a migration, so this data set's schema is not the current one. Run with --rebuild.`;
+    notes.push(msg);
+    log(`  WARNING: ${msg}`);
+  }
   if (reused && build.rowFormatHash !== rowFormatHash())
     notes.push(
       `${engine}: the code that builds stored rows (property-row.ts, search-text.ts, property.ts) changed since ` +
@@ -303,6 +310,11 @@ async function measureEngine(
       healthzDuringExport: during.probe,
       eventLoopDuringExport,
     };
+    result.serverLogProblems = server.logProblems();
+    if (result.serverLogProblems.count)
+      log(
+        `  WARNING: the server logged ${result.serverLogProblems.count} warnings/errors, e.g. ${result.serverLogProblems.samples[0]}`,
+      );
     const loaded = (await server.stats()).memory;
     result.memory = { afterStartMb: afterStart.rssMb, loadedMb: loaded.rssMb, peakMb: loaded.peakRssMb };
     log(`  server memory: ${loaded.rssMb} MB (peak ${loaded.peakRssMb} MB)`);

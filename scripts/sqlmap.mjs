@@ -135,6 +135,9 @@ const targets = [
   {
     name: 'login: Identity and Code',
     args: [
+      // A wrong login is a 401 by design (and a throttled one 429): sqlmap must read those answers
+      // rather than stop at the first one.
+      '--ignore-code=401,429',
       '-u',
       `${base}/api/login`,
       '--method',

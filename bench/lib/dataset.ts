@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { acquireDataDirLock } from '../../apps/server/src/db/data-dir-lock.ts';
 import type { EngineTarget, ImportResult, ImportTask } from '../import-worker.ts';
 import {
   clientRecords,
@@ -64,6 +65,8 @@ export interface EngineBuild {
   importerHash: string;
   /** Migrations present when the data was built (later ones are applied by the server at start). */
   migrations?: string[];
+  /** Their contents' hashes: a migration edited in place after the build never reaches the data set. */
+  migrationHashes?: Record<string, string>;
   buildSeconds: number;
   result: ImportResult;
   clientIds: { big: number };
@@ -97,17 +100,30 @@ export const migrationFiles = () =>
     .filter((f) => f.endsWith('.sql'))
     .sort();
 
+const migrationHash = (f: string) =>
+  createHash('sha256')
+    .update(fs.readFileSync(path.join(MIGRATIONS_DIR, f)))
+    .digest('hex')
+    .slice(0, 12);
+export const migrationHashes = () => Object.fromEntries(migrationFiles().map((f) => [f, migrationHash(f)]));
+
 /**
- * Migrations added since the build that touch the properties table: the server applies them at start
- * (new indexes get built then), but a change to how rows are stored only reaches rows imported later.
+ * How the current migrations differ from those the data set was built with. `added` (touching the
+ * properties table): the server applies them at start, but a change to how rows are stored only reaches
+ * rows imported later. `edited`: a migration changed in place after it was applied to the data set; the
+ * server will not re-apply it, so the data set's schema is not the current one.
  */
-export function migrationsSince(build: EngineBuild): string[] {
-  if (!build.migrations) return [];
-  return migrationFiles().filter(
+export function migrationDrift(build: EngineBuild): { added: string[]; edited: string[] } {
+  if (!build.migrations) return { added: [], edited: [] };
+  const added = migrationFiles().filter(
     (f) =>
       !build.migrations!.includes(f) &&
       /\bproperties\b/.test(fs.readFileSync(path.join(MIGRATIONS_DIR, f), 'utf8')),
   );
+  const edited = Object.entries(build.migrationHashes ?? {})
+    .filter(([f, h]) => fs.existsSync(path.join(MIGRATIONS_DIR, f)) && migrationHash(f) !== h)
+    .map(([f]) => f);
+  return { added, edited };
 }
 export const rowFormatHash = () => hashFiles(ROW_FORMAT_FILES);
 
@@ -245,8 +261,11 @@ export async function ensureEngineData(
   // A build that was interrupted resumes (the worker skips the clients it finished) unless --rebuild.
   const resume = !options.rebuild && fs.existsSync(partial) && fs.readFileSync(partial, 'utf8') === ds.key;
   if (!resume) {
-    if (target.engine === 'pglite') fs.rmSync(target.dataDir, { recursive: true, force: true });
-    else
+    if (target.engine === 'pglite') {
+      // Never delete a folder another process (a running build or server) has open: this throws then.
+      if (fs.existsSync(target.dataDir)) acquireDataDirLock(target.dataDir).release();
+      fs.rmSync(target.dataDir, { recursive: true, force: true });
+    } else
       await withAdmin(async (c) => {
         await c.query(`drop database if exists ${pgDatabaseName(ds)} with (force)`);
         await c.query(`create database ${pgDatabaseName(ds)}`);
@@ -260,6 +279,13 @@ export async function ensureEngineData(
     `  building the ${engine} data set: ${ds.totalParcels.toLocaleString('en-US')} parcels in ${ds.spec.towns.length + 1} clients (key ${ds.key})`,
   );
   const started = performance.now();
+  // The code and schema as the worker starts (it reads them then); the build can take an hour.
+  const code = {
+    rowFormatHash: rowFormatHash(),
+    importerHash: importerHash(),
+    migrations: migrationFiles(),
+    migrationHashes: migrationHashes(),
+  };
   const result = await runImportWorker({
     kind: 'build',
     target,
@@ -273,15 +299,25 @@ export async function ensureEngineData(
     engine,
     key: ds.key,
     builtAt: new Date().toISOString(),
-    rowFormatHash: rowFormatHash(),
-    importerHash: importerHash(),
-    migrations: migrationFiles(),
+    ...code,
     buildSeconds: Math.round((performance.now() - started) / 1000),
     result,
     clientIds: { big: result.big.clientId },
   };
-  if (engine === 'postgres')
-    await withAdmin((c) => c.query(`comment on database ${pgDatabaseName(ds)} is '${ds.key}'`));
+  if (engine === 'postgres') {
+    // What autovacuum does after a bulk load on a default PostgreSQL (statistics for the planner, the
+    // visibility map for index-only scans). PGlite has no autovacuum: its data is measured as the
+    // import leaves it.
+    log('  vacuum (analyze), as autovacuum would');
+    const c = new pg.Client({ connectionString: pgUrl(pgDatabaseName(ds)) });
+    await c.connect();
+    try {
+      await c.query('vacuum (analyze)');
+    } finally {
+      await c.end();
+    }
+    await withAdmin((a) => a.query(`comment on database ${pgDatabaseName(ds)} is '${ds.key}'`));
+  }
   fs.writeFileSync(metaPath(ds, engine), JSON.stringify(build, null, 2));
   fs.rmSync(partial, { force: true });
   log(`  built in ${build.buildSeconds} s`);

@@ -84,6 +84,8 @@ export interface EngineResults {
     eventLoopDuringExport: EventLoopStats;
   };
   memory?: { afterStartMb: number; loadedMb: number; peakMb: number };
+  /** Warnings and errors in the server's log during the run (should be none). */
+  serverLogProblems?: { count: number; samples: string[] };
   error?: string;
 }
 

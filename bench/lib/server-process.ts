@@ -25,6 +25,8 @@ export interface BenchServer {
   url: string;
   pid: number;
   startMs: number;
+  /** Warnings and errors the server logged (a limiter that fails on every request skews every figure). */
+  logProblems(): { count: number; samples: string[] };
   stats(): Promise<{ eventLoop: EventLoopStats; memory: ServerMemory }>;
   /** Resolves once the server has reset its histogram (so nothing measured before it counts). */
   resetEventLoop(): Promise<void>;
@@ -37,8 +39,36 @@ export function startBenchServer(env: NodeJS.ProcessEnv, timeoutMs = 600_000): P
     cwd: ROOT,
     env,
     execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  let problems = 0;
+  const samples: string[] = [];
+  const watch = (stream: NodeJS.ReadableStream | null, out: NodeJS.WriteStream) => {
+    let rest = '';
+    stream?.on('data', (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) {
+        let level = 0;
+        let msg = line;
+        try {
+          const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+          level = entry.level ?? 0;
+          msg = `${entry.msg ?? ''}${entry.err?.message ? `: ${entry.err.message}` : ''}`;
+        } catch {
+          // Not a log entry (a stack trace, a warning from Node): show it as is.
+          out.write(`${line}\n`);
+          continue;
+        }
+        if (level >= 40) {
+          problems++;
+          if (samples.length < 3) samples.push(msg.slice(0, 300));
+        }
+      }
+    });
+  };
+  watch(child.stdout, process.stdout);
+  watch(child.stderr, process.stderr);
   const waiters: Array<(m: ServerMessage) => void> = [];
   child.on('message', (m: ServerMessage) => waiters.shift()?.(m));
   const next = () => new Promise<ServerMessage>((resolve) => waiters.push(resolve));
@@ -64,6 +94,7 @@ export function startBenchServer(env: NodeJS.ProcessEnv, timeoutMs = 600_000): P
         url: m.url,
         pid: child.pid!,
         startMs: m.startMs,
+        logProblems: () => ({ count: problems, samples: [...samples] }),
         async stats() {
           const reply = next();
           child.send({ type: 'stats' });

@@ -132,6 +132,8 @@ export interface LighthouseFigure {
   lcpMs: number;
   cls: number;
   tbtMs: number;
+  /** Bytes the page transferred (as the server sends them: compressed or not). */
+  transferKb: number;
   /** Failed accessibility / best-practice audits, so a score below target says why. */
   failing: string[];
 }
@@ -196,6 +198,7 @@ export async function runLighthouse(
         lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? NaN),
         cls: Math.round((audits['cumulative-layout-shift']?.numericValue ?? NaN) * 1000) / 1000,
         tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? NaN),
+        transferKb: Math.round((audits['total-byte-weight']?.numericValue ?? NaN) / 1024),
         failing,
       });
     }

@@ -47,7 +47,14 @@ export async function startServer(
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      await app.close();
+      // A keep-alive connection whose last response ends after close() began would otherwise keep the
+      // process alive until its idle timeout (72 s); close each one as soon as it falls idle.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
       await database.close();
     })());
   return { app, database, url: `http://${host}:${port}`, close };

@@ -25,12 +25,20 @@ import {
 const PASSWORD = 'nodes test password';
 let stores: Store[] = [];
 let portals: PortalProcess[] = [];
+let dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(portals.map((p) => p.stop('SIGKILL')));
   await Promise.all(stores.map((s) => s.drop()));
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
   portals = [];
   stores = [];
+  dirs = [];
 });
+const tmpDir = (prefix: string) => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+};
 
 async function json(res: Response) {
   return (await res.json()) as Record<string, unknown>;
@@ -162,6 +170,8 @@ describe(`process lifecycle (${engine})`, () => {
     // Refused outright, or reset if it reached the listen backlog in the instant before the socket closed.
     expect(['ECONNREFUSED', 'ECONNRESET']).toContain(refused);
     expect(exit).toEqual({ code: 0, signal: null });
+    // …promptly: idle keep-alive connections do not hold it open.
+    expect(Date.now() - signalled).toBeLessThan(15_000);
     expect(portal.output()).toMatch(/SIGTERM received: finishing requests in flight/);
   });
 
@@ -169,7 +179,7 @@ describe(`process lifecycle (${engine})`, () => {
     const cases: { name: string; env: Record<string, string>; expect: RegExp }[] = [];
     cases.push({
       name: 'bad configuration',
-      env: { PORT: 'eighty', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'opp-cfg-')) },
+      env: { PORT: 'eighty', DATA_DIR: tmpDir('opp-cfg-') },
       expect: /Invalid configuration:[\s\S]*PORT/,
     });
     if (engine === 'postgres') {
@@ -188,7 +198,7 @@ describe(`process lifecycle (${engine})`, () => {
       await c.end();
       cases.push({ name: 'failing migration', env: store.env, expect: /Migration 0001_init\.sql failed/ });
     } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-mig-'));
+      const dir = tmpDir('opp-mig-');
       const pg = await PGlite.create(path.join(dir, 'pglite'));
       await pg.exec('create table clients (id text)');
       await pg.close();
@@ -197,7 +207,7 @@ describe(`process lifecycle (${engine})`, () => {
         env: { DATA_DIR: dir },
         expect: /Migration 0001_init\.sql failed/,
       });
-      const busy = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-busy-'));
+      const busy = tmpDir('opp-busy-');
       fs.writeFileSync(path.join(busy, 'portal.lock'), String(process.pid));
       cases.push({
         name: 'data folder in use',

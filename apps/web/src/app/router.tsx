@@ -10,6 +10,12 @@ import { lazyRoute } from './lazy-route';
 export const router = createBrowserRouter([
   {
     errorElement: <CrashScreen />,
+    // Shown while the first route's chunk loads; keeps the page's landmark in place (no layout jump).
+    hydrateFallbackElement: (
+      <main id="main-content" className="grid-container padding-y-4" aria-busy="true">
+        <p className="opp-visually-hidden">Loading…</p>
+      </main>
+    ),
     children: [
       { path: paths.home.path, lazy: lazyRoute(() => import('./routes/public/home')) },
       { path: paths.providerAdmin.path, lazy: lazyRoute(() => import('./routes/provider-admin/console')) },

@@ -39,7 +39,7 @@ function fakeApi(handlers: Record<string, Handler>) {
             : undefined;
       const call = { method, path: url.pathname, body, auth: headers.get('authorization') };
       calls.push(call);
-      const handler = handlers[`${method} ${url.pathname}`];
+      const handler = handlers[`${method} ${decodeURIComponent(url.pathname)}`];
       const res = handler
         ? handler(call)
         : { status: 404, body: { code: 'not_found', message: 'No such API endpoint' } };
@@ -129,6 +129,7 @@ function renderAdmin(url = '/Maine/Testville/admin') {
     [
       { path: '/:state/:city/admin', Component: AdminRoute },
       { path: '/:state/:city/search', Component: () => <p>search page</p> },
+      { path: '/', Component: () => <p>home page</p> },
     ],
     { initialEntries: [url] },
   );

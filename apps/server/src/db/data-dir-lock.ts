@@ -7,6 +7,16 @@ export interface DataDirLock {
 
 export class DataDirInUseError extends Error {}
 
+// One exit hook for every lock this process holds (a listener per lock would pile up in long test runs).
+const held = new Set<() => void>();
+let exitHooked = false;
+function releaseOnExit(release: () => void) {
+  held.add(release);
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => held.forEach((r) => r()));
+}
+
 /**
  * An exclusive lock file in the data folder. A lock left by a process that no longer exists (killed,
  * crashed) is taken over; one held by a live process refuses with a clear message.
@@ -22,13 +32,14 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
       const release = () => {
         if (released) return;
         released = true;
+        held.delete(release);
         try {
           if (fs.readFileSync(file, 'utf8') === String(process.pid)) fs.unlinkSync(file);
         } catch {
           /* already gone */
         }
       };
-      process.once('exit', release);
+      releaseOnExit(release);
       return { release };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;

@@ -1,7 +1,8 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import type { User } from '@opp/contracts';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { FilterableSection, RowActions } from '@/components/ui/filterable-section';
 import { filterBy } from '@/utils/filter';
 import { useClientAdmins } from '../api/get-client-admins';
 import { useDeleteAdmin } from '../api/delete-admin';
@@ -19,7 +20,6 @@ export interface AdminsListProps {
  * who may manage admins; if the list cannot be loaded it is hidden (spec §8).
  */
 export function AdminsList({ clientId, me }: AdminsListProps) {
-  const id = useId();
   const admins = useClientAdmins(clientId, true);
   const remove = useDeleteAdmin(clientId);
   const [query, setQuery] = useState('');
@@ -44,110 +44,83 @@ export function AdminsList({ clientId, me }: AdminsListProps) {
   };
 
   return (
-    <section className="opp-admin-section" aria-labelledby={`${id}-heading`}>
-      <div className="opp-admin-section__head">
-        <h2 id={`${id}-heading`} className="margin-0">
-          Admins
-        </h2>
-        <button
-          type="button"
-          className="usa-button"
-          aria-haspopup="dialog"
-          onClick={() => setEditor({ open: true, admin: null })}
-        >
-          Add admin
-        </button>
-      </div>
-      <label className="usa-label" htmlFor={`${id}-filter`}>
-        Filter admins by username
-      </label>
-      <input
-        id={`${id}-filter`}
-        className="usa-input opp-admin-filter"
-        type="search"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-      />
-      <p className="opp-visually-hidden" role="status">
-        {admins.isSuccess ? `${shown.length} of ${all.length} admins shown` : ''}
-      </p>
-      {admins.isPending ? (
-        <p>Loading admins…</p>
-      ) : shown.length === 0 ? (
-        <p>{all.length === 0 ? 'No admins yet.' : 'No admin matches the filter.'}</p>
-      ) : (
-        <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={`${id}-heading`}>
-          <table className="usa-table usa-table--borderless width-full">
-            <caption className="opp-visually-hidden">Admins of this municipality</caption>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">Email</th>
-                <th scope="col">Super Admin</th>
-                <th scope="col">Site Admin</th>
-                <th scope="col">
-                  <span className="opp-visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((u) => (
-                <tr key={u.UserId}>
-                  <th scope="row">{u.Username}</th>
-                  <td>{u.Email}</td>
-                  <td>{isSuperChecked(u.RoleID) ? 'Yes' : 'No'}</td>
-                  <td>{isSiteChecked(u.RoleID) ? 'Yes' : 'No'}</td>
-                  <td className="opp-admin-actions">
-                    {u.UserId === me.UserId ? (
-                      <span className="text-italic">You</span>
-                    ) : (
-                      <>
-                        <button
-                          type="button"
-                          className="usa-button usa-button--outline usa-button--small"
-                          aria-haspopup="dialog"
-                          aria-label={`Edit ${u.Username}`}
-                          onClick={() => setEditor({ open: true, admin: u })}
-                        >
-                          Edit
-                        </button>
-                        <button
-                          type="button"
-                          className="usa-button usa-button--secondary usa-button--small"
-                          aria-haspopup="dialog"
-                          aria-label={`Delete ${u.Username}`}
-                          onClick={() => setDoomed({ open: true, admin: u })}
-                        >
-                          Delete
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+    <FilterableSection
+      title="Admins"
+      addLabel="Add admin"
+      onAdd={() => setEditor({ open: true, admin: null })}
+      filterLabel="Filter admins by username"
+      query={query}
+      onQueryChange={setQuery}
+      status={admins.isSuccess ? `${shown.length} of ${all.length} admins shown` : ''}
+    >
+      {(headingId) => (
+        <>
+          {admins.isPending ? (
+            <p>Loading admins…</p>
+          ) : shown.length === 0 ? (
+            <p>{all.length === 0 ? 'No admins yet.' : 'No admin matches the filter.'}</p>
+          ) : (
+            <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={headingId}>
+              <table className="usa-table usa-table--borderless width-full">
+                <caption className="opp-visually-hidden">Admins of this municipality</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Username</th>
+                    <th scope="col">Email</th>
+                    <th scope="col">Super Admin</th>
+                    <th scope="col">Site Admin</th>
+                    <th scope="col">
+                      <span className="opp-visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((u) => (
+                    <tr key={u.UserId}>
+                      <th scope="row">{u.Username}</th>
+                      <td>{u.Email}</td>
+                      <td>{isSuperChecked(u.RoleID) ? 'Yes' : 'No'}</td>
+                      <td>{isSiteChecked(u.RoleID) ? 'Yes' : 'No'}</td>
+                      <td className="opp-admin-actions">
+                        {u.UserId === me.UserId ? (
+                          <span className="text-italic">You</span>
+                        ) : (
+                          <>
+                            <RowActions
+                              name={u.Username}
+                              onEdit={() => setEditor({ open: true, admin: u })}
+                              onDelete={() => setDoomed({ open: true, admin: u })}
+                            />
+                          </>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <SiteAdminModal
+            open={editor.open}
+            admin={editor.admin}
+            clientId={clientId}
+            onClose={() => setEditor((e) => ({ ...e, open: false }))}
+          />
+          <ConfirmDialog
+            open={doomed.open}
+            title="Delete admin?"
+            confirmLabel="Delete"
+            pending={remove.isPending}
+            onConfirm={confirmDelete}
+            onCancel={() => setDoomed((d) => ({ ...d, open: false }))}
+          >
+            <p>
+              Delete the admin account <strong>{deleting?.Username}</strong>? They are signed out at once and
+              can no longer sign in.
+            </p>
+          </ConfirmDialog>
+        </>
       )}
-      <SiteAdminModal
-        open={editor.open}
-        admin={editor.admin}
-        clientId={clientId}
-        onClose={() => setEditor((e) => ({ ...e, open: false }))}
-      />
-      <ConfirmDialog
-        open={doomed.open}
-        title="Delete admin?"
-        confirmLabel="Delete"
-        pending={remove.isPending}
-        onConfirm={confirmDelete}
-        onCancel={() => setDoomed((d) => ({ ...d, open: false }))}
-      >
-        <p>
-          Delete the admin account <strong>{deleting?.Username}</strong>? They are signed out at once and can
-          no longer sign in.
-        </p>
-      </ConfirmDialog>
-    </section>
+    </FilterableSection>
   );
 }

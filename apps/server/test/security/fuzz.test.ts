@@ -19,7 +19,10 @@ import { buildWorld, installWriteProbe, multipart, waitForImports, type World } 
  */
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
-const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+// A fixed seed keeps `npm test` reproducible: a failure in CI fails the same way on a laptop. Explore
+// other inputs with FUZZ_SEED=<n> (or FUZZ_SEED=random); every run prints the seed it used.
+const SEED =
+  process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20_261_121);
 
 /** The last error the server logged: a 5xx is reported with its cause. */
 let lastError = '';

@@ -2,6 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Vitest's default on a 2-core machine is one file at a time, yet the API test files spend much of
+    // their time waiting (on the PostgreSQL server, on PGlite's worker thread, on timers). The e2e and
+    // load projects still run their files one at a time (fileParallelism: false).
+    maxWorkers: 3,
     projects: [
       {
         test: { name: 'contracts', include: ['packages/contracts/**/*.test.ts'], environment: 'node' },

@@ -82,6 +82,7 @@ async function runImport(database: Database, clientId: number, source: RecordSou
         process.stderr.write(`    ${fileName}: ${p.phase} ${p.processed.toLocaleString('en-US')}\n`);
       }
     },
+    { engine: database.engine },
   );
   if (!outcome.ok) throw new Error(`${fileName} was rejected: ${outcome.errors.slice(0, 5).join('; ')}`);
   return outcome.total;

@@ -32,7 +32,7 @@ import {
 import type { BenchResults, EngineResults, WebResults } from './lib/results.ts';
 import { benchServerEnv, ROOT, startBenchServer, type BenchServer } from './lib/server-process.ts';
 import { buildShapes, queryTerms, type SearchParams, type Shape } from './lib/shapes.ts';
-import { analyzeBundles, buildWeb, runLighthouse, WEB_DIST } from './lib/web.ts';
+import { analyzeBundles, buildWeb, runLighthouse, runWebOnly, WEB_DIST } from './lib/web.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
 
@@ -43,6 +43,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-baseline        skip the naive-SQL baseline
   --no-web             skip the web build, bundle sizes and Lighthouse
   --lighthouse         run Lighthouse in a quick run too (a full run always does)
+  --web-only           only the web build, bundle sizes and Lighthouse, on the demo towns
   --update-baseline    write this quick run's figures as bench/results/quick-baseline.json
   --build-only         build (or resume building) the data set and stop
   --help
@@ -58,6 +59,7 @@ const { values: args } = parseArgs({
     'no-baseline': { type: 'boolean', default: false },
     'no-web': { type: 'boolean', default: false },
     lighthouse: { type: 'boolean', default: false },
+    'web-only': { type: 'boolean', default: false },
     'update-baseline': { type: 'boolean', default: false },
     'build-only': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
@@ -71,6 +73,7 @@ if (!['pglite', 'postgres', 'both'].includes(args.engine!)) {
   console.error(`--engine must be pglite, postgres or both\n\n${USAGE}`);
   process.exit(2);
 }
+if (args['web-only']) process.exit(await runWebOnly(console.log));
 
 const mode = args.quick ? 'quick' : 'full';
 const quick = mode === 'quick';
@@ -245,6 +248,7 @@ async function measureEngine(
   try {
     server = await startBenchServer(env);
     result.serverStartMs = server.startMs;
+    result.searchIndex = server.searchIndex;
     const api = new HttpClient(server.url, 64);
     const probe = new HttpClient(server.url, 4);
     const afterStart = (await server.stats()).memory;

@@ -189,7 +189,10 @@ describe('search and record flow', () => {
   it('Return to search restores the search from storage on the bare URL', async () => {
     await page.getByRole('link', { name: 'Return to search' }).click();
     await expectCount(page, 'Showing 1 to 35 of 35 results');
-    expect(params(page)).toMatchObject({ beds: '4', landType: 'Rear Land', sort: 'Acres', desc: '1' });
+    // The restored search renders at once; writing it into the URL is a navigation that follows.
+    await expect
+      .poll(() => params(page))
+      .toMatchObject({ beds: '4', landType: 'Rear Land', sort: 'Acres', desc: '1' });
     expect(await header(page, 'Acres').getAttribute('aria-sort')).toBe('descending');
     expectNoPageErrors(page);
   });

@@ -1,10 +1,226 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { defineConfig } from 'vite';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
-export default defineConfig({
-  plugins: [react()],
-  resolve: { alias: { '@': path.resolve(import.meta.dirname, 'src') } },
+const SRC = path.resolve(import.meta.dirname, 'src');
+
+/** Every word-like token in the app's sources and index.html: the class names the app can ever use. */
+function sourceTokens(): Set<string> {
+  const tokens = new Set<string>();
+  const add = (text: string) => {
+    for (const t of text.match(/[A-Za-z][\w:-]*/g) ?? []) tokens.add(t);
+  };
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(tsx?|css)$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)) add(fs.readFileSync(p, 'utf8'));
+    }
+  };
+  walk(SRC);
+  add(fs.readFileSync(path.resolve(import.meta.dirname, 'index.html'), 'utf8'));
+  return tokens;
+}
+
+/** Removes the argument lists of :not(), :is(), :where() and :has(), balanced parentheses included. */
+function withoutPseudoArguments(selector: string): string {
+  let out = '';
+  for (let i = 0; i < selector.length; i++) {
+    const m = /^:(not|is|where|has)\(/.exec(selector.slice(i));
+    if (!m) {
+      out += selector[i];
+      continue;
+    }
+    let depth = 0;
+    let j = i + m[0].length - 1;
+    for (; j < selector.length; j++) {
+      if (selector[j] === '(') depth++;
+      else if (selector[j] === ')' && --depth === 0) break;
+    }
+    i = j;
+  }
+  return out;
+}
+
+interface CssNode {
+  type: string;
+  source?: { input?: { file?: string } };
+  parent?: CssNode;
+}
+interface CssRule extends CssNode {
+  selectors: string[];
+  remove(): void;
+}
+interface CssAtRule extends CssNode {
+  name: string;
+  nodes?: CssNode[];
+  remove(): void;
+  walkDecls(prop: string, cb: (d: { value: string }) => void): void;
+}
+interface CssRoot {
+  walkRules(cb: (rule: CssRule) => void): void;
+  walkAtRules(cb: (rule: CssAtRule) => void): void;
+}
+
+/*
+ * The app uses a few dozen of USWDS's ~6,000 rules (554 KB; 99 % unused on a public page, and render
+ * blocking). USWDS's per-component packages need a Sass build; instead, a rule of USWDS's compiled CSS
+ * is kept only when every class its selector requires appears somewhere in the app's sources (classes
+ * are always written out in full, also in template strings). Only USWDS's rules are filtered, never the
+ * app's own. Its web fonts swap in instead of hiding text (docs/decisions/0008-web-performance.md).
+ */
+function uswdsPurge(): { postcssPlugin: string; Once(root: CssRoot): void } {
+  const tokens = sourceTokens();
+  const fromUswds = (n: CssNode) => n.source?.input?.file?.includes(`${path.sep}@uswds${path.sep}`) ?? false;
+  const used = (selector: string) =>
+    (withoutPseudoArguments(selector).match(/\.[A-Za-z_][\w-]*(?:\\:[\w-]+)*/g) ?? []).every((c) =>
+      tokens.has(c.slice(1).replace(/\\:/g, ':')),
+    );
+  return {
+    postcssPlugin: 'opp-uswds-purge',
+    Once(root) {
+      root.walkRules((rule) => {
+        if (
+          !fromUswds(rule) ||
+          (rule.parent?.type === 'atrule' && /keyframes$/.test((rule.parent as CssAtRule).name))
+        )
+          return;
+        const keep = rule.selectors.filter(used);
+        if (keep.length === 0) rule.remove();
+        else if (keep.length < rule.selectors.length) rule.selectors = keep;
+      });
+      root.walkAtRules((at) => {
+        if (!fromUswds(at)) return;
+        if ((at.name === 'media' || at.name === 'supports') && !at.nodes?.length) at.remove();
+        if (at.name === 'font-face') at.walkDecls('font-display', (d) => (d.value = 'swap'));
+      });
+    },
+  };
+}
+
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest)$/;
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Writes `.br` and `.gz` beside every text file of the build, compressed once at the highest levels, so
+ * the server sends them without compressing per request (apps/server/src/plugins/web-app.ts).
+ */
+function precompress(): Plugin {
+  let outDir = '';
+  return {
+    name: 'opp-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const files: string[] = [];
+      const walk = (dir: string) => {
+        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+          if (e.name.startsWith('.')) continue;
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) walk(p);
+          else if (COMPRESSIBLE.test(e.name)) files.push(p);
+        }
+      };
+      walk(outDir);
+      await Promise.all(
+        files.map(async (file) => {
+          const raw = await fs.promises.readFile(file);
+          const [br, gz] = await Promise.all([
+            brotli(raw, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+              },
+            }),
+            gzip(raw, { level: 9 }),
+          ]);
+          // A tiny file can grow when compressed; then the original is what gets sent.
+          if (br.length < raw.length) await fs.promises.writeFile(`${file}.br`, br);
+          if (gz.length < raw.length) await fs.promises.writeFile(`${file}.gz`, gz);
+        }),
+      );
+    },
+  };
+}
+
+const PUBLIC_ROUTES = {
+  home: '/src/app/routes/public/home.tsx',
+  search: '/src/app/routes/public/search.tsx',
+  property: '/src/app/routes/public/property.tsx',
+};
+
+/**
+ * `modulepreload` for the public routes' chunks, so they download beside the entry instead of after it
+ * has run (a round trip and more on a slow phone). index.html preloads the home route's chunks (the
+ * public layout is among them, shared by every public page); the search and record pages' own chunks
+ * are listed in `.vite/route-preloads.json`, which the server adds to the HTML of a town's pages
+ * (apps/server/src/plugins/web-app.ts).
+ */
+function preloadPublicRoutes(): Plugin {
+  let outDir = '';
+  let perRoute: Record<string, string[]> = {};
+  return {
+    name: 'opp-preload-public-routes',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return [];
+        const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+        const closure = (file: string, into = new Set<string>()) => {
+          const c = bundle[file];
+          if (!c || c.type !== 'chunk' || into.has(file)) return into;
+          into.add(file);
+          for (const i of c.imports) closure(i, into);
+          return into;
+        };
+        const entry = chunks.find((c) => c.isEntry);
+        if (!entry) return [];
+        const loaded = closure(entry.fileName);
+        const files = (route: string) => {
+          const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(route));
+          return chunk ? [...closure(chunk.fileName)].filter((f) => !loaded.has(f)) : [];
+        };
+        const home = files(PUBLIC_ROUTES.home);
+        perRoute = {
+          search: files(PUBLIC_ROUTES.search)
+            .filter((f) => !home.includes(f))
+            .map((f) => `/${f}`),
+          property: files(PUBLIC_ROUTES.property)
+            .filter((f) => !home.includes(f))
+            .map((f) => `/${f}`),
+        };
+        return home.map((f) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+    writeBundle() {
+      fs.mkdirSync(path.join(outDir, '.vite'), { recursive: true });
+      fs.writeFileSync(
+        path.join(outDir, '.vite/route-preloads.json'),
+        `${JSON.stringify(perRoute, null, 2)}\n`,
+      );
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  plugins: [react(), preloadPublicRoutes(), precompress()],
+  resolve: { alias: { '@': SRC } },
+  css: { postcss: { plugins: command === 'build' ? [uswdsPurge()] : [] } },
   server: {
     port: 5173,
     // The dev server forwards API calls to the portal server (npm run dev starts both).
@@ -15,4 +231,4 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 600,
   },
-});
+}));

@@ -34,6 +34,8 @@ const IMPORTER_FILES = [
   'apps/server/src/features/imports/import.service.ts',
   'apps/server/src/features/imports/rolls.repository.ts',
   'apps/server/src/features/imports/record-sources.ts',
+  'apps/server/src/features/imports/record-fast-path.ts',
+  'apps/server/migrations/0006_roll_partitions.sql',
 ];
 
 function hashFiles(files: string[]): string {

@@ -67,6 +67,18 @@ export function computeChecks(r: BenchResults): Check[] {
         );
       }
     }
+    const largest = [...(e.searchIndex?.builds ?? [])].sort((a, b) => b.parcels - a.parcels)[0];
+    if (largest) {
+      // The issue's memory goal for the index is 250 MB for a 1,000,000-parcel roll.
+      const per1M = Math.round((largest.mb / largest.parcels) * 1_000_000);
+      add(
+        e.engine,
+        `search index memory, ${largest.parcels.toLocaleString('en-US')}-parcel roll, scaled to 1,000,000 parcels (MB)`,
+        per1M,
+        '≤ 250',
+        per1M <= 250,
+      );
+    }
     const t = e.throughput;
     if (t) {
       const need = Math.round(t.floor.requestsPerSecond * TARGETS.readsShareOfFloor);
@@ -264,6 +276,18 @@ export function engineSummary(e: EngineResults): string[] {
     );
   if (e.serverStartMs !== undefined)
     out.push(`- Server start (open database, migrate, listen): ${fmt(e.serverStartMs, 0)} ms.`);
+  const si = e.searchIndex;
+  if (si) {
+    const builds = [...si.builds].sort((a, b) => b.parcels - a.parcels);
+    const big = builds[0];
+    out.push(
+      `- Search indexes (in process, built at start before measuring; every total exact): ${builds.length} rolls, ` +
+        `${si.totalMb} MB in all, ready ${fmt(si.waitMs / 1000)} s after listening, server RSS then ${si.rssMb} MB` +
+        (big
+          ? `; the largest roll: ${big.parcels.toLocaleString('en-US')} parcels, ${big.mb} MB, built in ${fmt(big.ms / 1000)} s.`
+          : '.'),
+    );
+  }
   return out;
 }
 

@@ -1,5 +1,5 @@
 import type { ImportFigure } from '../import-worker.ts';
-import type { EventLoopStats } from '../server-entry.ts';
+import type { EventLoopStats, SearchIndexFigure } from '../server-entry.ts';
 import type { LoadFigure } from './load.ts';
 import type { ShapeKind } from './shapes.ts';
 import type { LatencySummary } from './stats.ts';
@@ -72,6 +72,8 @@ export interface EngineResults {
   /** A fresh import of the first 100,000 records (quick: not run) into an empty database, this run. */
   probeImport?: ImportFigure | null;
   serverStartMs?: number;
+  /** The in-process search indexes built at start, before measuring (null: off). */
+  searchIndex?: SearchIndexFigure | null;
   shapes: ShapeResult[];
   throughput?: {
     floor: LoadFigure;

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { EventLoopStats, ServerMessage, ServerMemory } from '../server-entry.ts';
+import type { EventLoopStats, SearchIndexFigure, ServerMessage, ServerMemory } from '../server-entry.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -25,6 +25,8 @@ export interface BenchServer {
   url: string;
   pid: number;
   startMs: number;
+  /** The search indexes built at start (null: indexes off). */
+  searchIndex: SearchIndexFigure | null;
   /** Warnings and errors the server logged (a limiter that fails on every request skews every figure). */
   logProblems(): { count: number; samples: string[] };
   stats(): Promise<{ eventLoop: EventLoopStats; memory: ServerMemory }>;
@@ -94,6 +96,7 @@ export function startBenchServer(env: NodeJS.ProcessEnv, timeoutMs = 600_000): P
         url: m.url,
         pid: child.pid!,
         startMs: m.startMs,
+        searchIndex: m.searchIndex,
         logProblems: () => ({ count: problems, samples: [...samples] }),
         async stats() {
           const reply = next();

@@ -53,6 +53,10 @@ const EnvSchema = z.object({
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   EXPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   WEB_DIST: z.string().optional(),
+  SEARCH_INDEX: bool(true),
+  SEARCH_INDEX_WARM: bool(true),
+  SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(1).default(512),
+  SEARCH_INDEX_AWAIT_PARCELS: z.coerce.number().int().min(0).default(50_000),
 });
 
 export type Config = {
@@ -73,6 +77,15 @@ export type Config = {
   exportRateLimitPerMinute: number;
   /** Folder of the built web app; null serves the API only. */
   webDist: string | null;
+  /** In-process search indexes of published rolls (features/search/roll-index); off: every search is SQL. */
+  searchIndex: {
+    enabled: boolean;
+    /** Build the indexes of the largest active rolls in the background at start. */
+    warm: boolean;
+    memoryMb: number;
+    /** Rolls up to this many parcels are indexed before their first search answers; larger ones use SQL meanwhile. */
+    awaitParcels: number;
+  };
 };
 
 export class ConfigError extends Error {
@@ -105,10 +118,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
     exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST === '' ? null : path.resolve(e.WEB_DIST ?? defaultWebDist),
+    searchIndex: {
+      enabled: e.SEARCH_INDEX,
+      warm: e.SEARCH_INDEX_WARM,
+      memoryMb: e.SEARCH_INDEX_MEMORY_MB,
+      awaitParcels: e.SEARCH_INDEX_AWAIT_PARCELS,
+    },
   };
 }
 
-/** Defaults for tests: API only, quiet, no demo. */
+/** Defaults for tests: API only, quiet, no demo, no search index warming at start. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ PORTAL_DEMO: '0', LOG_LEVEL: 'silent', WEB_DIST: '' }), ...overrides };
+  return {
+    ...loadConfig({ PORTAL_DEMO: '0', LOG_LEVEL: 'silent', WEB_DIST: '', SEARCH_INDEX_WARM: '0' }),
+    ...overrides,
+  };
 }

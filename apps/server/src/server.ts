@@ -4,10 +4,18 @@ import type { Config } from './config.ts';
 import { openDatabase, redactUrl, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 
-export async function openConfiguredDatabase(config: Config): Promise<Database> {
+/**
+ * The configured database. The server runs the embedded engine in a worker thread so a query never
+ * blocks other requests (decision 0007); a one-shot command (`worker: false`) has no other requests to
+ * serve and skips the thread's start-up cost.
+ */
+export async function openConfiguredDatabase(
+  config: Config,
+  options: { worker?: boolean } = {},
+): Promise<Database> {
   return config.databaseUrl
     ? openDatabase({ engine: 'postgres', url: config.databaseUrl })
-    : openDatabase({ engine: 'pglite', dataDir: config.dataDir });
+    : openDatabase({ engine: 'pglite', dataDir: config.dataDir, worker: options.worker ?? true });
 }
 
 export function describeDatabase(config: Config): string {

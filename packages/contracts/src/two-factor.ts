@@ -41,6 +41,15 @@ export const TwoFactorConfirmResponse = z.object({
 });
 export type TwoFactorConfirmResponse = z.infer<typeof TwoFactorConfirmResponse>;
 
+/** A fresh set of recovery codes (the old ones stop working), shown once like at enrolment. */
+export const TwoFactorRecoveryCodesResponse = TwoFactorConfirmResponse.pick({ RecoveryCodes: true });
+export type TwoFactorRecoveryCodesResponse = z.infer<typeof TwoFactorRecoveryCodesResponse>;
+
+/** Why a recovery code cannot buy new recovery codes, and what to do instead. */
+export const RECOVERY_CODES_NEED_APP_MESSAGE =
+  'Enter a current code from your authenticator app: a recovery code cannot be used to get new ones. ' +
+  'If you no longer have the app, an administrator must reset two-factor sign-in for your account';
+
 export const TWO_FACTOR_REQUIRED_MESSAGE = 'Enter the code from your authenticator app';
 export const TWO_FACTOR_ENROLMENT_MESSAGE =
   'Provider administrators must turn on two-factor sign-in before continuing';

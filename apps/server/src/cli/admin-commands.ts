@@ -1,20 +1,20 @@
 import { CreateClientBody, Role, UserBody, type RoleId } from '@opp/contracts';
 import { clientsProviderService } from '../features/clients/clients.provider.service.ts';
+import { resetTwoFactor } from '../features/auth/two-factor.service.ts';
+import { usersRepository } from '../features/users/users.repository.ts';
 import { usersService } from '../features/users/users.service.ts';
+import { cliAuditActor } from './cli-audit.ts';
 import { withDatabase } from './database.ts';
 import { CliError, parse, positiveInt, readStdin, required, UsageError, write, type CliIo } from './io.ts';
 
-/** What the audit log records for changes made from the command line (no signed-in user). */
-const CLI_AUDIT = { actor: { id: null, username: 'portal-cli' }, ip: null };
-
 /** The CLI acts with a provider administrator's rights: whoever runs it already holds the database. */
-const CLI_ACTOR = {
+const cliActor = () => ({
   id: 0,
   roleId: Role.Provider as RoleId,
   manages: null,
   accessToken: null,
-  audit: CLI_AUDIT,
-};
+  audit: cliAuditActor(),
+});
 
 const ROLE_NAMES: Record<RoleId, string> = {
   1: 'provider administrator',
@@ -36,6 +36,17 @@ Options:
                      2 Super Administrator, 3 Site Administrator, 4 lower role (of one client)
   --manages ID       the client a role 2, 3 or 4 account belongs to (see portal client add)
   --password-stdin   read the password (at least 12 characters) from standard input
+  -h, --help         show this help`;
+
+export const USER_RESET_TWO_FACTOR_USAGE = `Usage: portal user reset-two-factor --username U
+
+For an admin who lost both their authenticator app and their recovery codes: turns
+two-factor sign-in off for the account, deletes its recovery codes and ends all of
+its sessions. The person then signs in with their password (and enrols again where
+the provider requires it). The change is written to the audit log.
+
+Options:
+  --username U       the account's username or email
   -h, --help         show this help`;
 
 export const CLIENT_ADD_USAGE = `Usage: portal client add --state STATE --city CITY [options]
@@ -81,7 +92,9 @@ export async function userCommand(args: string[], io: CliIo): Promise<number> {
     write(io.stdout, USER_ADD_USAGE);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== 'add') throw new UsageError(`unknown subcommand "user ${sub}" (there is: user add)`);
+  if (sub === 'reset-two-factor') return resetTwoFactorCommand(rest, io);
+  if (sub !== 'add')
+    throw new UsageError(`unknown subcommand "user ${sub}" (there are: user add, user reset-two-factor)`);
   const { values } = parse(rest, {
     username: { type: 'string' },
     email: { type: 'string' },
@@ -117,13 +130,35 @@ export async function userCommand(args: string[], io: CliIo): Promise<number> {
 
   return withDatabase(io, async (database) => {
     // Manages is left out when not given, so the service's rule (roles 2–4 need a client) names it.
-    const created = await usersService.create(database.db, CLI_ACTOR, {
+    const created = await usersService.create(database.db, cliActor(), {
       ...body.data,
       Manages: manages === undefined ? undefined : manages,
     });
     write(
       io.stdout,
       `Created user "${created.Username}" (UserId ${created.UserId}, role ${created.RoleID} ${ROLE_NAMES[created.RoleID]}${created.Manages ? `, client ${created.Manages}` : ''}).`,
+    );
+    return 0;
+  });
+}
+
+/** `portal user reset-two-factor`. */
+async function resetTwoFactorCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parse(args, { username: { type: 'string' } });
+  if (values.help) {
+    write(io.stdout, USER_RESET_TWO_FACTOR_USAGE);
+    return 0;
+  }
+  const username = required(values.username, '--username');
+  return withDatabase(io, async (database) => {
+    const user = await usersRepository.findByIdentity(database.db, username);
+    if (!user) throw new CliError(`there is no account "${username}"`);
+    const changed = await resetTwoFactor(database.db, user, cliAuditActor());
+    write(
+      io.stdout,
+      changed
+        ? `Two-factor sign-in is off for "${user.username}"; its recovery codes are deleted and its sessions ended.`
+        : `"${user.username}" had no two-factor sign-in; nothing changed.`,
     );
     return 0;
   });
@@ -170,7 +205,7 @@ export async function clientCommand(args: string[], io: CliIo): Promise<number> 
   if (!body.success) throw zodProblems(body.error.issues);
 
   return withDatabase(io, async (database) => {
-    const client = await clientsProviderService.create(database.db, body.data, CLI_AUDIT);
+    const client = await clientsProviderService.create(database.db, body.data, cliAuditActor());
     write(io.stdout, `Created client ${client.ClientID}: ${client.City}, ${client.StateProvince}.`);
     return 0;
   });

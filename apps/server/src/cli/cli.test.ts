@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
+import type { AuditEntry } from '@opp/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig, testConfig } from '../config.ts';
@@ -11,6 +12,9 @@ import { createTestDatabase, type TestDatabase } from '../../test/helpers.ts';
 import { runCli } from './cli.ts';
 import { prepareOnStart } from './demo-command.ts';
 import type { CliIo } from './io.ts';
+
+/** How the audit log names whoever ran the commands. */
+const cliUser = `cli:${os.userInfo().username}`;
 
 /*
  * The `portal` command run in-process, as a person runs it: arguments in, exit code and printed lines
@@ -298,6 +302,150 @@ describe('portal', () => {
     expect(users.map((u) => u.username)).toEqual(['ann', 'bob']);
   }, 180_000);
 
+  it('records every change it made in the audit log, under the command-line user and no address', async () => {
+    // What a provider administrator sees in the audit log after the commands above.
+    const { entries, runs } = await withDb(async (database) => {
+      const app = await buildApp({ config: testConfig(), database });
+      try {
+        const login = await app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { Identity: 'ann', Password: 'a long enough password' },
+        });
+        const auth = { authorization: `Bearer ${login.json<{ accessToken: string }>().accessToken}` };
+        const res = await app.inject({ url: `/api/audit?Actor=${cliUser}&pagesize=200`, headers: auth });
+        expect(res.statusCode).toBe(200);
+        const runs = await queryRows<{ id: number; file_name: string; status: string }>(
+          database.db,
+          sql`select id, file_name, status from import_runs order by id`,
+        );
+        return { entries: res.json<{ Entries: AuditEntry[] }>().Entries.reverse(), runs };
+      } finally {
+        await app.close();
+      }
+    });
+    expect(
+      entries.map((e) => ({ Action: e.Action, Ip: e.Ip, ActorUserId: e.ActorUserId, After: e.After })),
+    ).toEqual([
+      {
+        Action: 'client.create',
+        Ip: null,
+        ActorUserId: null,
+        After: expect.objectContaining({ City: 'Harrison' }),
+      },
+      { Action: 'roll.publish', Ip: null, ActorUserId: null, After: { FileName: 'harrison.jsonl' } },
+      { Action: 'roll.publish', Ip: null, ActorUserId: null, After: { FileName: 'bad.csv' } },
+      {
+        Action: 'user.create',
+        Ip: null,
+        ActorUserId: null,
+        After: expect.objectContaining({ Username: 'ann' }),
+      },
+      {
+        Action: 'user.create',
+        Ip: null,
+        ActorUserId: null,
+        After: expect.objectContaining({ Username: 'bob' }),
+      },
+    ]);
+    expect(entries.every((e) => e.ActorUsername === cliUser)).toBe(true);
+    // Each import's entry names its run, the one that succeeded and the one that was rejected.
+    const publishes = entries.filter((e) => e.Action === 'roll.publish');
+    expect(publishes.map((e) => [e.Entity, Number(e.EntityId)])).toEqual(
+      runs.map((r) => ['import_run', r.id]),
+    );
+    expect(runs.map((r) => [r.file_name, r.status])).toEqual([
+      ['harrison.jsonl', 'succeeded'],
+      ['bad.csv', 'failed'],
+    ]);
+    expect(new Set(entries.filter((e) => e.Action !== 'user.create').map((e) => e.ClientID)).size).toBe(1);
+  }, 120_000);
+
+  it('turns off two-factor sign-in for an admin who lost it, ends their sessions, and says so', async () => {
+    const counts = () =>
+      withDb(async ({ db }) => {
+        const [row] = await queryRows<{
+          on: boolean;
+          secret: string | null;
+          codes: number;
+          sessions: number;
+        }>(
+          db,
+          sql`select u.totp_enabled as on, u.totp_secret as secret,
+                     (select count(*)::int from totp_recovery_codes c where c.user_id = u.id) as codes,
+                     (select count(*)::int from sessions s where s.user_id = u.id) as sessions
+                from users u where u.username = 'ann'`,
+        );
+        return row!;
+      });
+    // Ann has two-factor on, recovery codes and a live session (as after enrolling in the web app).
+    await withDb(async ({ db }) => {
+      await db.execute(
+        sql`update users set totp_enabled = true, totp_secret = 'JBSWY3DPEHPK3PXP', totp_last_step = 1 where username = 'ann'`,
+      );
+      await db.execute(
+        sql`insert into totp_recovery_codes (user_id, code_hash) select id, 'h1' from users where username = 'ann'
+            union all select id, 'h2' from users where username = 'ann'`,
+      );
+    });
+    await withDb(async (database) => {
+      const app = await buildApp({ config: testConfig(), database });
+      try {
+        // The password alone no longer signs Ann in: the second step is asked for.
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { Identity: 'ann', Password: 'a long enough password' },
+        });
+        expect(res.statusCode).toBe(401);
+        expect(res.json<{ code: string }>().code).toBe('two_factor_required');
+      } finally {
+        await app.close();
+      }
+      await database.db.execute(
+        sql`insert into sessions (token_hash, user_id, expires_at) select 'cli-test-session', id, now() + interval '1 hour' from users where username = 'ann'`,
+      );
+    });
+    // Earlier tests signed Ann in too; every one of her sessions must end.
+    const before = await counts();
+    expect(before).toMatchObject({ on: true, codes: 2 });
+    expect(before.sessions).toBeGreaterThanOrEqual(1);
+
+    const run = await portal(['user', 'reset-two-factor', '--username', 'ANN']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Two-factor sign-in is off for "ann"/);
+    expect(await counts()).toEqual({ on: false, secret: null, codes: 0, sessions: 0 });
+
+    const again = await portal(['user', 'reset-two-factor', '--username', 'ann']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/had no two-factor sign-in; nothing changed/);
+    const unknown = await portal(['user', 'reset-two-factor', '--username', 'nobody']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/there is no account "nobody"/);
+
+    const entries = await withDb(({ db }) =>
+      queryRows<{ action: string; actor_username: string; ip: string | null }>(
+        db,
+        sql`select action, actor_username, ip from audit_log where action = 'two_factor.reset'`,
+      ),
+    );
+    expect(entries).toEqual([{ action: 'two_factor.reset', actor_username: cliUser, ip: null }]);
+    // And the password signs Ann in again.
+    await withDb(async (database) => {
+      const app = await buildApp({ config: testConfig(), database });
+      try {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { Identity: 'ann', Password: 'a long enough password' },
+        });
+        expect(res.statusCode).toBe(200);
+      } finally {
+        await app.close();
+      }
+    });
+  }, 180_000);
+
   it('creates the demo and prints working logins, but never over a real town', async () => {
     const refused = await portal(['demo', '--parcels', '60']);
     expect(refused.code).toBe(1);
@@ -316,6 +464,29 @@ describe('portal', () => {
       expect(run.stdout).toMatch(/Denmark, Maine: 3 parcels/);
       const match = /username demo-provider {2}password (\S+)/.exec(run.stdout);
       expect(match).not.toBeNull();
+      // The towns it published and the logins it reset are in the audit log, never the passwords.
+      const audit = await (async () => {
+        const database =
+          other?.database ?? (await openDatabase({ engine: 'pglite', dataDir: path.join(dir, 'demo') }));
+        try {
+          return await queryRows<{
+            action: string;
+            actor_username: string;
+            ip: string | null;
+            after: unknown;
+          }>(database.db, sql`select action, actor_username, ip, after from audit_log order by id`);
+        } finally {
+          if (!other) await database.close();
+        }
+      })();
+      expect(audit.map((a) => [a.action, a.actor_username, a.ip])).toEqual([
+        ['demo.publish', cliUser, null],
+        ['demo.publish', cliUser, null],
+        ['demo.publish', cliUser, null],
+        ['demo.logins', cliUser, null],
+      ]);
+      expect(JSON.stringify(audit)).toContain('demo-provider');
+      expect(JSON.stringify(audit)).not.toContain(match![1]!);
       if (!pg) {
         expect(fs.readFileSync(path.join(dir, 'demo', 'demo-logins.txt'), 'utf8')).toContain(match![1]!);
         const database = await openDatabase({ engine: 'pglite', dataDir: path.join(dir, 'demo') });

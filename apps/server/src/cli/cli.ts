@@ -25,6 +25,7 @@ Commands:
   import --state S --city C FILE         publish a town's roll from a .jsonl or .csv file
   user add --username U --email E --role 1|2|3|4 [--manages ID] --password-stdin
                                          create an admin account
+  user reset-two-factor --username U     turn off two-factor sign-in for an admin who lost it
   client add --state S --city C          create a client (municipality)
   demo [--parcels N]                     create the demo towns and logins
   backup FILE                            snapshot the embedded database to FILE (also while serving)
@@ -155,7 +156,7 @@ async function runMigrate(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const config = loadConfig(io.env);
-  const database = await openConfiguredDatabase(config);
+  const database = await openConfiguredDatabase(config, { worker: false });
   try {
     const { applied } = await migrate(database);
     write(io.stdout, applied.length ? `Applied ${applied.join(', ')}` : 'Database is up to date');

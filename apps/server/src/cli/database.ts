@@ -14,7 +14,7 @@ export async function withDatabase<T>(
   work: (database: Database, config: Config) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(io.env);
-  const database = await openConfiguredDatabase(config);
+  const database = await openConfiguredDatabase(config, { worker: false });
   try {
     await migrate(database);
     return await work(database, config);

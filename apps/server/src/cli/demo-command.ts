@@ -6,6 +6,7 @@ import { demoRepository } from '../features/demo/demo.repository.ts';
 import { createDemo, DEMO_STATE, type DemoLogin, type DemoSummary } from '../features/demo/demo.service.ts';
 import { rollsRepository } from '../features/imports/rolls.repository.ts';
 import { STALE_SECONDS } from '../features/roll-publishing/roll-publishing.service.ts';
+import { recordCliAudit } from './cli-audit.ts';
 import { withDatabase } from './database.ts';
 import { parse, positiveInt, write, type CliIo } from './io.ts';
 
@@ -33,6 +34,7 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   return withDatabase(io, async (database, config) => {
     const started = performance.now();
     const summary = await createDemo(database.db, { parcels, onStep: (m) => write(io.stdout, `  ${m}`) });
+    await auditDemo(database, summary);
     write(io.stdout, `Demo data ready in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
     printLogins(io, summary.logins, saveLogins(config, summary));
     return 0;
@@ -57,8 +59,29 @@ export async function prepareOnStart(
     parcels: options.demoParcels,
     onStep: (m) => write(io.stdout, `  ${m}`),
   });
+  await auditDemo(database, summary);
   saveLogins(config, summary);
   return summary;
+}
+
+/**
+ * The demo replaces towns' rolls, images and contacts and sets the demo logins' passwords: admin changes,
+ * audited like any other (one entry per town, one for the logins; never the passwords).
+ */
+async function auditDemo(database: Database, summary: DemoSummary): Promise<void> {
+  for (const town of summary.towns)
+    await recordCliAudit(database.db, {
+      clientId: town.clientId,
+      action: 'demo.publish',
+      entity: 'client',
+      entityId: town.clientId,
+      after: { City: town.city, StateProvince: town.state, Parcels: town.parcels },
+    });
+  await recordCliAudit(database.db, {
+    action: 'demo.logins',
+    entity: 'user',
+    after: { Usernames: summary.logins.map((l) => l.username) },
+  });
 }
 
 /** Writes the logins beside the embedded database (owner-only); null with a PostgreSQL server. */

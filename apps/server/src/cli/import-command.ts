@@ -8,6 +8,7 @@ import { importRoll } from '../features/imports/import.service.ts';
 import { recordSourceFor, rollFormatOf } from '../features/imports/record-sources.ts';
 import { rollsRepository } from '../features/imports/rolls.repository.ts';
 import { STALE_SECONDS } from '../features/roll-publishing/roll-publishing.service.ts';
+import { recordCliAudit } from './cli-audit.ts';
 import { withDatabase } from './database.ts';
 import { CliError, parse, required, UsageError, write, type CliIo } from './io.ts';
 import { ProgressBar } from './progress.ts';
@@ -72,18 +73,33 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
 
     const bar = new ProgressBar(io, size);
     const started = performance.now();
+    const target = {
+      clientId: client.id,
+      userId: null,
+      actor: `portal import (${cliUser()})`,
+      fileName: path.basename(file),
+    };
     let outcome;
     try {
+      // The run and its audit entry stand or fall together, as for an upload over HTTP
+      // (roll-publishing.service.ts): the entry names the run, whatever its outcome.
+      const run = await db.transaction(async (tx) => {
+        const created = await rollsRepository.createRun(tx, target);
+        await recordCliAudit(tx, {
+          clientId: client.id,
+          action: 'roll.publish',
+          entity: 'import_run',
+          entityId: created.id,
+          after: { FileName: target.fileName },
+        });
+        return created;
+      });
       outcome = await importRoll(
         db,
-        {
-          clientId: client.id,
-          userId: null,
-          actor: `portal import (${cliUser()})`,
-          fileName: path.basename(file),
-        },
+        { ...target, runId: run.id },
         recordSourceFor(file, file, { onRead: bar.onRead }),
         bar.onProgress,
+        { engine: database.engine },
       );
     } catch (err) {
       bar.clear();

@@ -3,7 +3,7 @@ import type { CliIo } from './io.ts';
 
 /**
  * The import's progress on a terminal: one line redrawn in place on stderr, at most ten times a second.
- * Validation shows how far through the file it is (bytes); writing shows records of the known total.
+ * It shows how far through the file the import is (bytes), or records of the total once that is known.
  * On anything but a terminal (a pipe, a log file, a test) it prints nothing.
  */
 export class ProgressBar {
@@ -30,19 +30,13 @@ export class ProgressBar {
     if (p.phase !== 'done' && now - this.lastDraw < 100) return;
     this.lastDraw = now;
     if (p.phase === 'done') return this.clear();
-    const fraction =
-      p.phase === 'validating'
-        ? this.fileBytes > 0
-          ? this.bytes / this.fileBytes
-          : 0
-        : p.total
-          ? p.processed / p.total
-          : 0;
+    // The import checks and writes in one pass, so the record total is known only at the end: until
+    // then the share of the file read is the progress.
+    const fraction = p.total ? p.processed / p.total : this.fileBytes > 0 ? this.bytes / this.fileBytes : 0;
     const label = p.phase === 'validating' ? 'Checking ' : 'Importing';
-    const count =
-      p.phase === 'validating'
-        ? `${p.processed.toLocaleString('en-US')} records`
-        : `${p.processed.toLocaleString('en-US')} / ${(p.total ?? 0).toLocaleString('en-US')} records`;
+    const count = p.total
+      ? `${p.processed.toLocaleString('en-US')} / ${p.total.toLocaleString('en-US')} records`
+      : `${p.processed.toLocaleString('en-US')} records`;
     const width = Math.max(10, Math.min(40, (this.io.stderr.columns ?? 80) - 50));
     const filled = Math.round(Math.min(1, fraction) * width);
     const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;

@@ -4,10 +4,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableName, sql, type SQL } from 'drizzle-orm';
+import { Cache } from 'drizzle-orm/cache/core';
+import type { MutationOption } from 'drizzle-orm/cache/core';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
+import { PgliteWorkerClient } from './pglite-client.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; repositories accept either a Db or a Tx so a service can span several of them. */
@@ -30,10 +33,52 @@ export interface Database {
    * (features/backup). A PostgreSQL server is backed up with pg_dump instead.
    */
   snapshot?(): Promise<Blob>;
+  /**
+   * Calls `listener` with the tables an insert, update or delete of this process is about to write
+   * (statements built with drizzle's query builders, not raw SQL), so in-process caches can forget.
+   * Returns the unsubscribe function.
+   */
+  onTableWrite(listener: TableWriteListener): () => void;
+}
+
+export type TableWriteListener = (tables: string[]) => void;
+
+/**
+ * Drizzle's cache hook, used only for its mutation callback: it caches nothing ('explicit' and no
+ * `$withCache` anywhere) and tells the listeners which tables a write touches.
+ */
+class WriteNotifier extends Cache {
+  readonly listeners = new Set<TableWriteListener>();
+  override strategy() {
+    return 'explicit' as const;
+  }
+  override async get() {
+    return undefined;
+  }
+  override async put() {}
+  override async onMutate(params: MutationOption) {
+    const raw =
+      params.tables === undefined ? [] : Array.isArray(params.tables) ? params.tables : [params.tables];
+    const tables = raw.map((t) => (typeof t === 'string' ? t : getTableName(t)));
+    for (const listener of this.listeners) listener(tables);
+  }
+  subscribe(listener: TableWriteListener) {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
 }
 
 export type DatabaseOptions =
-  { engine: 'pglite'; dataDir: string | null } | { engine: 'postgres'; url: string; poolSize?: number };
+  | {
+      engine: 'pglite';
+      dataDir: string | null;
+      /**
+       * Run the engine in a worker thread (default): queries then never block the event loop
+       * (decision 0007). `false` runs it on the calling thread.
+       */
+      worker?: boolean;
+    }
+  | { engine: 'postgres'; url: string; poolSize?: number };
 
 /** The rows of a raw query, whichever driver ran it (both return `{ rows }`). */
 export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
@@ -43,34 +88,34 @@ export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.engine === 'postgres') return openPostgres(options.url, options.poolSize ?? 10);
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.worker ?? true);
 }
 
-async function openPglite(dataDir: string | null): Promise<Database> {
+async function openPglite(dataDir: string | null, inWorker: boolean): Promise<Database> {
   let lock: DataDirLock | null = null;
-  let client: PGlite;
+  let client: PgliteClient;
+  // The lock stays with this process whichever thread runs the engine: one process per data folder.
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true });
     // PGlite has no lock of its own: two processes on one folder would corrupt it.
     lock = acquireDataDirLock(dataDir);
-    try {
-      client = await PGlite.create(path.join(dataDir, 'pglite'));
-    } catch (err) {
-      lock.release();
-      throw err;
-    }
-  } else {
-    client = await PGlite.create();
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const dataPath = dataDir ? path.join(dataDir, 'pglite') : null;
+  try {
+    client = inWorker ? await PgliteWorkerClient.start(dataPath) : await openInProcess(dataPath);
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
+  const notifier = new WriteNotifier();
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema, cache: notifier }) as unknown as Db;
   return {
     db,
+    onTableWrite: (listener) => notifier.subscribe(listener),
     engine: 'pglite',
     dataDir,
     async snapshot() {
-      await client.exec('checkpoint');
-      // Holding the transaction lock keeps every other transaction out: the copy is taken between them.
-      return client.transaction(async () => client.dumpDataDir('gzip'));
+      return client.dumpDataDir('gzip');
     },
     async execScript(text) {
       await client.exec(text);
@@ -81,10 +126,33 @@ async function openPglite(dataDir: string | null): Promise<Database> {
       });
     },
     async close() {
-      await client.close();
-      lock?.release();
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
+}
+
+/** What both PGlite clients offer: drizzle's needs, a snapshot, close. */
+interface PgliteClient {
+  exec(sql: string): Promise<unknown>;
+  transaction<T>(callback: (tx: { exec(sql: string): Promise<unknown> }) => Promise<T>): Promise<T>;
+  dumpDataDir(compression: 'gzip'): Promise<Blob>;
+  close(): Promise<void>;
+}
+
+/** The engine on the calling thread (`worker: false`): simpler to debug, but a query blocks the event loop. */
+async function openInProcess(dataPath: string | null): Promise<PgliteClient> {
+  const pg = dataPath ? await PGlite.create(dataPath) : await PGlite.create();
+  return Object.assign(pg, {
+    async dumpDataDir() {
+      await pg.exec('checkpoint');
+      // Holding the transaction lock keeps every other transaction out: the copy is taken between them.
+      return pg.transaction(async () => PGlite.prototype.dumpDataDir.call(pg, 'gzip'));
+    },
+  });
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
@@ -98,9 +166,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await pool.end().catch(() => {});
     throw new Error(`Cannot reach the PostgreSQL server at ${redactUrl(url)}: ${(err as Error).message}`);
   }
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const notifier = new WriteNotifier();
+  const db = drizzlePg({ client: pool, schema, cache: notifier }) as unknown as Db;
   return {
     db,
+    onTableWrite: (listener) => notifier.subscribe(listener),
     engine: 'postgres',
     async execScript(text) {
       // No parameters: node-postgres uses the simple protocol, which accepts several statements.

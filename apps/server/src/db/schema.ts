@@ -131,6 +131,8 @@ export const importRuns = pgTable(
   ],
 );
 
+// migrations/0006: LIST-partitioned by roll_id; each roll's rows live in their own table
+// (`properties_r{rollId}`, features/imports/rolls.repository.ts), queried through this one.
 export const properties = pgTable(
   'properties',
   {
@@ -155,6 +157,10 @@ export const properties = pgTable(
     landTypes: text('land_types').array().notNull(),
     buildingStyles: text('building_styles').array().notNull(),
     searchDoc: tsvector('search_doc').notNull(),
+    codes: text('codes')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
   },
   (t) => [primaryKey({ columns: [t.rollId, t.account] })],
 );

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../app.ts';
 import { queryRows } from '../db/database.ts';
 import { setupTestApp } from '../../test/helpers.ts';
-import { addressKey, decide } from './rate-limit.ts';
+import { addressKey, decide, RateLimitCounter } from './rate-limit.ts';
 
 const ctx = setupTestApp({ publicRateLimitPerMinute: 5, exportRateLimitPerMinute: 2 });
 
@@ -102,6 +102,36 @@ describe('public API rate limit (per address, in the database)', () => {
     );
     expect(rows[0]!.hits).toBeGreaterThanOrEqual(6);
     expect(rows[0]!.n).toBe(1);
+  });
+});
+
+describe('counting in process, shared through the database', () => {
+  const shared = async (key: string) => {
+    const rows = await queryRows<{ hits: number }>(
+      ctx.db,
+      sql`select hits from rate_limit_hits where bucket = 'public' and key = ${key}`,
+    );
+    return rows[0]?.hits ?? 0;
+  };
+
+  it('costs no database write per request far from the limit, and flushes the sum of every node', async () => {
+    const key = '192.0.2.10';
+    const a = new RateLimitCounter(ctx.db);
+    const b = new RateLimitCounter(ctx.db);
+    for (let i = 0; i < 20; i++) expect((await a.count('public', key, 1000)).allowed).toBe(true);
+    // Only the first request of an address a node has not seen is counted synchronously.
+    expect(await shared(key)).toBe(1);
+    for (let i = 0; i < 15; i++) expect((await b.count('public', key, 1000)).allowed).toBe(true);
+    await Promise.all([a.flush(), b.flush()]);
+    expect(await shared(key)).toBe(35);
+  });
+
+  it('is exact near the limit: two nodes together let the budget through, no more', async () => {
+    const key = '192.0.2.11';
+    const nodes = [new RateLimitCounter(ctx.db), new RateLimitCounter(ctx.db)];
+    let allowed = 0;
+    for (let i = 0; i < 40; i++) if ((await nodes[i % 2]!.count('public', key, 20)).allowed) allowed++;
+    expect(allowed).toBe(20);
   });
 });
 

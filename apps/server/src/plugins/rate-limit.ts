@@ -7,12 +7,21 @@ import { tooManyRequests } from '../errors.ts';
 
 /*
  * Per-address request limits kept in the database, so every API node behind a load balancer counts
- * against the same budget and a restart forgets nothing.
+ * against the same budget and a restart forgets (almost) nothing.
  *
- * Each request costs one statement: an upsert of the address's row, which holds the count of the current
- * one-minute window and of the previous one. The estimate `previous × (share of the window still ahead)
- * + current` is the classic sliding-window approximation: no burst of 2× the limit at a window boundary,
- * and no per-request rows.
+ * The database row of an address holds the count of the current one-minute window and of the previous
+ * one. The estimate `previous × (share of the window still ahead) + current` is the classic
+ * sliding-window approximation: no burst of 2× the limit at a window boundary, and no per-request rows.
+ *
+ * A request must not cost a database round trip, so each node counts in process and flushes its
+ * increments every FLUSH_MS in one statement, whose answer refreshes the node's view of the shared
+ * counts. A node decides alone only while its view is fresh (at most STALE_MS old) and the address has
+ * spent less than LOCAL_SHARE of its budget; otherwise the request is counted in the database at once
+ * and decided on the shared count, exactly as if there were no local counting. The slack this allows:
+ * an address far from its limit may be counted up to STALE_MS late on the other nodes; near its limit
+ * every request is exact. With N nodes whose views are all stale at once, at most N × LOCAL_SHARE of
+ * the budget can be spent before the next synchronous count refuses (no overshoot with two nodes), and
+ * increments made in the last FLUSH_MS before a crash are lost.
  */
 
 export type RateLimitBucket = 'public' | 'files' | 'export';
@@ -25,6 +34,14 @@ declare module 'fastify' {
 }
 
 const WINDOW_SECONDS = 60;
+/** How often a node sends the requests it counted locally. */
+const FLUSH_MS = 500;
+/** A node's view of the shared counts older than this is refreshed before it decides alone. */
+const STALE_MS = 2 * FLUSH_MS;
+/** A node decides alone only while the address has spent less than this share of its budget. */
+const LOCAL_SHARE = 0.5;
+/** Addresses unseen for this long are forgotten by the node (the database keeps their counts). */
+const IDLE_MS = 2 * WINDOW_SECONDS * 1000;
 /** Images arrive up to 50 per results page, so their budget is a multiple of the public one. */
 const FILES_MULTIPLIER = 10;
 
@@ -35,26 +52,48 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** Shared counts of one address and budget, as the database answered them. */
+interface SharedCount {
+  bucket: string;
+  key: string;
+  hits: number;
+  prev: number;
+  /** Seconds since the current window started (database clock, so every node agrees). */
+  elapsed: number;
+}
+
 export const rateLimitRepository = {
   /**
-   * Counts one request and returns this window's count, the previous window's, and how far into this
-   * window we are (database clock, so every node agrees). One statement, one index lookup.
+   * Adds `count` requests to each address's current window and returns the counts after it, and how
+   * far into the window we are. One statement, one index lookup per address.
    */
-  async hit(db: Executor, bucket: string, key: string) {
-    const rows = await queryRows<{ hits: number; prev: number; elapsed: number }>(
+  async add(
+    db: Executor,
+    entries: Array<{ bucket: string; key: string; count: number }>,
+  ): Promise<SharedCount[]> {
+    if (entries.length === 0) return [];
+    return queryRows<SharedCount>(
       db,
       sql`insert into rate_limit_hits as r (bucket, key, window_start, hits, prev_hits)
-          values (${bucket}, ${key}, date_trunc('minute', now()), 1, 0)
+          select u.bucket, u.key, date_trunc('minute', now()), u.count, 0
+            from jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) as u(bucket text, key text, count int)
           on conflict (bucket, key) do update set
             prev_hits = case
               when r.window_start = excluded.window_start then r.prev_hits
               when r.window_start = excluded.window_start - interval '1 minute' then r.hits
               else 0 end,
-            hits = case when r.window_start = excluded.window_start then r.hits + 1 else 1 end,
+            hits = case when r.window_start = excluded.window_start then r.hits + excluded.hits
+                        else excluded.hits end,
             window_start = excluded.window_start
-          returning hits, prev_hits as prev, extract(epoch from (now() - window_start))::float8 as elapsed`,
+          returning bucket, key, hits, prev_hits as prev,
+                    extract(epoch from (now() - window_start))::float8 as elapsed`,
     );
-    return rows[0]!;
+  },
+
+  /** Counts one request (and `pending` earlier ones not yet flushed); returns the shared counts. */
+  async hit(db: Executor, bucket: string, key: string, count = 1): Promise<SharedCount> {
+    const [row] = await this.add(db, [{ bucket, key, count }]);
+    return row!;
   },
 
   async deleteOld(db: Executor) {
@@ -117,6 +156,107 @@ export function classify(request: FastifyRequest): RateLimitBucket | null {
   return null;
 }
 
+/** A node's view of one address's shared counts, and the requests it counted since. */
+interface View {
+  hits: number;
+  prev: number;
+  /** When the current window started, on this node's clock. */
+  windowStartMs: number;
+  syncedAt: number;
+  lastSeen: number;
+  /** Requests counted here and not yet in the database. */
+  pending: number;
+}
+
+/** The in-process side of the limiter: local counting, synchronous counts near the limit, flushes. */
+export class RateLimitCounter {
+  readonly #views = new Map<string, View>();
+  #flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Executor,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Counts one request of `key` against `limit` and decides it. */
+  async count(bucket: string, key: string, limit: number): Promise<RateLimitDecision> {
+    const id = `${bucket}\u0000${key}`;
+    const now = this.clock();
+    let view = this.#views.get(id);
+    if (view && now - view.syncedAt <= STALE_MS) {
+      const elapsed = (now - view.windowStartMs) / 1000;
+      if (elapsed < WINDOW_SECONDS) {
+        const local = decide(view.hits + view.pending + 1, view.prev, elapsed, limit);
+        if (local.estimate <= limit * LOCAL_SHARE) {
+          view.pending++;
+          view.lastSeen = now;
+          return local;
+        }
+      }
+    }
+    if (!view) {
+      view = { hits: 0, prev: 0, windowStartMs: now, syncedAt: -Infinity, lastSeen: now, pending: 0 };
+      this.#views.set(id, view);
+    }
+    view.lastSeen = now;
+    // This request and those counted here since the last flush go to the database now.
+    const count = view.pending + 1;
+    view.pending = 0;
+    let shared: SharedCount;
+    try {
+      shared = await rateLimitRepository.hit(this.db, bucket, key, count);
+    } catch (err) {
+      view.pending += count;
+      throw err;
+    }
+    this.#apply(view, shared);
+    return decide(shared.hits, shared.prev, shared.elapsed, limit);
+  }
+
+  /** Sends every locally counted request in one statement; its answer refreshes the views. */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#flush().finally(() => (this.#flushing = null));
+    return this.#flushing;
+  }
+
+  async #flush() {
+    const now = this.clock();
+    const batch: Array<{ bucket: string; key: string; count: number; view: View }> = [];
+    for (const [id, view] of this.#views) {
+      if (view.pending > 0) {
+        const [bucket = '', key = ''] = id.split('\u0000');
+        batch.push({ bucket, key, count: view.pending, view });
+        view.pending = 0;
+      } else if (now - view.lastSeen > IDLE_MS) {
+        this.#views.delete(id);
+      }
+    }
+    if (batch.length === 0) return;
+    try {
+      const rows = await rateLimitRepository.add(
+        this.db,
+        batch.map(({ bucket, key, count }) => ({ bucket, key, count })),
+      );
+      const byId = new Map(batch.map((b) => [`${b.bucket}\u0000${b.key}`, b.view]));
+      for (const row of rows) {
+        const view = byId.get(`${row.bucket}\u0000${row.key}`);
+        if (view) this.#apply(view, row);
+      }
+    } catch (err) {
+      for (const b of batch) b.view.pending += b.count;
+      throw err;
+    }
+  }
+
+  #apply(view: View, shared: SharedCount) {
+    const now = this.clock();
+    view.hits = shared.hits;
+    view.prev = shared.prev;
+    view.windowStartMs = now - shared.elapsed * 1000;
+    view.syncedAt = now;
+  }
+}
+
 export const rateLimitPlugin = fp(
   async (app: FastifyInstance) => {
     const limits: Record<RateLimitBucket, number> = {
@@ -125,14 +265,14 @@ export const rateLimitPlugin = fp(
       export: app.config.exportRateLimitPerMinute,
     };
     const db = app.database.db;
+    const counter = new RateLimitCounter(db);
 
     app.addHook('onRequest', async (request, reply) => {
       const bucket = classify(request);
       if (!bucket) return;
       let decision: RateLimitDecision;
       try {
-        const { hits, prev, elapsed } = await rateLimitRepository.hit(db, bucket, addressKey(request.ip));
-        decision = decide(hits, prev, elapsed, limits[bucket]);
+        decision = await counter.count(bucket, addressKey(request.ip), limits[bucket]);
       } catch (err) {
         // The limiter protects the service; it must not take it down when the database hiccups.
         request.log.warn({ err }, 'rate limiter unavailable; request allowed');
@@ -150,11 +290,19 @@ export const rateLimitPlugin = fp(
       }
     });
 
-    const timer = setInterval(() => {
+    const flushTimer = setInterval(() => {
+      counter.flush().catch((err) => app.log.warn({ err }, 'rate-limit flush failed'));
+    }, FLUSH_MS);
+    flushTimer.unref();
+    const cleanupTimer = setInterval(() => {
       rateLimitRepository.deleteOld(db).catch((err) => app.log.warn({ err }, 'rate-limit cleanup failed'));
     }, WINDOW_SECONDS * 1000);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
+    cleanupTimer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(flushTimer);
+      clearInterval(cleanupTimer);
+      await counter.flush().catch((err) => app.log.warn({ err }, 'rate-limit flush failed'));
+    });
   },
   { name: 'rate-limit', dependencies: ['error-handler'] },
 );

@@ -1,13 +1,71 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
-import type { ErrorBody } from '@opp/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PublicClient, type ErrorBody } from '@opp/contracts';
+import type { Executor } from '../db/database.ts';
+import { toPublicClient } from '../features/clients/clients.repository.ts';
+import { publicClientsService } from '../features/clients/clients.service.ts';
+
+/**
+ * The town a public page URL names (/{state}/{city}, …/search, …/{account}), as GET /api/client/{id}
+ * answers it at this moment, or null (not a town page, unknown or inactive town). Never remembered: an
+ * admin's change (a new banner) must show on the next page view, as it does through the API.
+ */
+async function findTown(db: Executor, url: string): Promise<PublicClient | null> {
+  const parts = url.split('/').filter(Boolean);
+  if (parts.length < 2 || parts.length > 3 || parts[0] === 'admin' || parts[2] === 'admin') return null;
+  let state: string;
+  let city: string;
+  try {
+    [state, city] = parts.map((p) => decodeURIComponent(p)) as [string, string];
+  } catch {
+    return null;
+  }
+  return publicClientsService.findByStateCity(db, state, city).then(
+    (row) => PublicClient.parse(toPublicClient(row)),
+    () => null,
+  );
+}
+
+/** JSON that cannot end the <script> element it sits in. */
+const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * The chunks of the search and record routes, as the build lists them (apps/web/vite.config.ts); only
+ * same-origin asset paths are taken, so the file can never inject anything else into the page.
+ */
+async function readRoutePreloads(dist: string): Promise<{ search: string[]; property: string[] }> {
+  const safe = (v: unknown) =>
+    Array.isArray(v)
+      ? v.filter((f): f is string => typeof f === 'string' && /^\/assets\/[\w.-]+\.js$/.test(f))
+      : [];
+  try {
+    const raw = JSON.parse(
+      await fs.promises.readFile(path.join(dist, '.vite/route-preloads.json'), 'utf8'),
+    ) as {
+      search?: unknown;
+      property?: unknown;
+    };
+    return { search: safe(raw.search), property: safe(raw.property) };
+  } catch {
+    return { search: [], property: [] };
+  }
+}
 
 /**
  * One port for the whole portal: /api is the API, every other path is the single-page app
- * (index.html for client-side routes, hashed assets cached for a year).
+ * (index.html for client-side routes, hashed assets cached for a year). The build writes `.br` and
+ * `.gz` beside each text file (apps/web/vite.config.ts); the one the browser accepts is sent as is,
+ * with `Vary: Accept-Encoding`, so nothing is compressed per request.
+ *
+ * A town's pages cannot show anything before the app has looked the town up (two API calls after the
+ * scripts have run), and their largest element is its banner. index.html for those pages therefore
+ * carries the town as GET /api/client/{id} answers it (a JSON data block, which the app puts in its
+ * query cache; not a script, so the CSP holds) and a `<link rel="preload">` of its banner, which then
+ * downloads beside the scripts.
  */
 export const webAppPlugin = fp(
   async (app: FastifyInstance) => {
@@ -18,6 +76,7 @@ export const webAppPlugin = fp(
         root: dist,
         wildcard: false,
         index: false,
+        preCompressed: true,
         setHeaders(res, filePath) {
           res.header(
             'cache-control',
@@ -28,7 +87,59 @@ export const webAppPlugin = fp(
         },
       });
     }
-    app.setNotFoundHandler((request, reply) => {
+
+    /** The encodings an Accept-Encoding header allows (a `;q=0` refuses one). */
+    const accepted = (request: FastifyRequest) =>
+      new Set(
+        String(request.headers['accept-encoding'] ?? '')
+          .split(',')
+          .map((part) => part.trim().toLowerCase().split(';'))
+          .filter(([, q]) => !q || !/^q=0(\.0*)?$/.test(q.trim()))
+          .map(([name]) => name),
+      );
+
+    /** index.html with the town's data and banner preload: small, so compressed here, quickly. */
+    const sendTownPage = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      url: string,
+      town: PublicClient,
+    ) => {
+      // Read per request, like the static files: a new build in place is served at once.
+      const indexHtml = await fs.promises.readFile(path.join(dist!, 'index.html'), 'utf8');
+      const routeChunks = await readRoutePreloads(dist!);
+      const head = [`<script type="application/json" id="opp-town">${scriptSafeJson(town)}</script>`];
+      const [state = '', city = '', third] = url
+        .split('/')
+        .filter(Boolean)
+        .map((p) => decodeURIComponent(p));
+      const isRecord = third !== undefined && third !== 'search';
+      for (const file of isRecord ? routeChunks.property : routeChunks.search)
+        head.push(`<link rel="modulepreload" crossorigin href="${file}">`);
+      // The record itself, at the URL the app will fetch (features/properties/api/get-property.ts).
+      if (isRecord)
+        head.push(
+          `<link rel="preload" as="fetch" crossorigin href="/api/fullproperty/${encodeURIComponent(third)}?${new URLSearchParams({ city, state }).toString().replace(/&/g, '&amp;')}">`,
+        );
+      if (town.BannerImage)
+        head.push(
+          `<link rel="preload" as="image" href="/api/files/image/${encodeURIComponent(town.BannerImage)}" fetchpriority="high">`,
+        );
+      const html = Buffer.from(indexHtml.replace('</head>', `${head.join('')}</head>`));
+      const accepts = accepted(request);
+      reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding')
+        .type('text/html; charset=utf-8');
+      if (accepts.has('br'))
+        return reply
+          .header('content-encoding', 'br')
+          .send(zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
+      if (accepts.has('gzip')) return reply.header('content-encoding', 'gzip').send(zlib.gzipSync(html));
+      return reply.send(html);
+    };
+
+    app.setNotFoundHandler(async (request, reply) => {
       const url = request.url.split('?')[0] ?? '/';
       if (
         url === '/api' ||
@@ -46,6 +157,8 @@ export const webAppPlugin = fp(
       }
       // A missing asset is a real 404; any other path is a client-side route.
       if (url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
+      const town = await findTown(app.database.db, url);
+      if (town) return sendTownPage(request, reply, url, town);
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   },

@@ -137,9 +137,11 @@ describe(`process lifecycle (${engine})`, () => {
     const signalled = Date.now();
     portal.proc.kill('SIGTERM');
     let finishedAfterSignal = 0;
+    let lastFinished = signalled;
     const inFlight = responses.map((r) =>
       r.text().then(
         (text) => {
+          lastFinished = Math.max(lastFinished, Date.now());
           if (Date.now() - signalled > 50) finishedAfterSignal++;
           return { status: r.status, lines: text.trimEnd().split('\n').length };
         },
@@ -159,10 +161,12 @@ describe(`process lifecycle (${engine})`, () => {
 
     const results = await Promise.all(inFlight);
     const exit = await portal.exited;
+    const exitedAt = Date.now();
     console.log(
       `SIGTERM: ${results.filter((r) => r.status === 200).length}/${results.length} requests in flight completed ` +
         `(${results.map((r) => r.lines).join(', ')} lines); new connection: ${refused}; exit ${exit.code} after ` +
-        `${((Date.now() - signalled) / 1000).toFixed(1)} s (${finishedAfterSignal} finished after the signal)`,
+        `${((exitedAt - signalled) / 1000).toFixed(1)} s, ${((exitedAt - lastFinished) / 1000).toFixed(1)} s after the last answer ` +
+        `(${finishedAfterSignal} finished after the signal)`,
     );
     expect(results).toEqual(results.map(() => ({ status: 200, lines: 20_001 })));
     // The signal really came while they were being answered.
@@ -170,8 +174,10 @@ describe(`process lifecycle (${engine})`, () => {
     // Refused outright, or reset if it reached the listen backlog in the instant before the socket closed.
     expect(['ECONNREFUSED', 'ECONNRESET']).toContain(refused);
     expect(exit).toEqual({ code: 0, signal: null });
-    // …promptly: idle keep-alive connections do not hold it open.
-    expect(Date.now() - signalled).toBeLessThan(15_000);
+    // …promptly once the last answer is out: idle keep-alive connections (72 s idle timeout) do not hold
+    // it open. Measured from the last answer, not the signal: how long six exports take depends on the
+    // machine, and on a busy one it was 26 s.
+    expect(exitedAt - lastFinished).toBeLessThan(15_000);
     expect(portal.output()).toMatch(/SIGTERM received: finishing requests in flight/);
   });
 

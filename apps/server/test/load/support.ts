@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { PropertyRecordInput } from '@opp/contracts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
@@ -136,6 +136,24 @@ export async function writeRollFile(file: string, count: number, gen: 'A' | 'B')
   await new Promise<void>((resolve, reject) =>
     out.end((err?: Error | null) => (err ? reject(err) : resolve())),
   );
+}
+
+/**
+ * A generated roll file, written once and shared by every load test and both engines' runs (they may
+ * run side by side): the name holds a hash of the generator, so a changed generator writes a new file.
+ * Written under a temporary name and renamed, so a reader never sees half a file.
+ */
+export async function sharedRollFile(count: number, gen: 'A' | 'B'): Promise<string> {
+  const version = createHash('sha256')
+    .update(`${makeRecord.toString()}${STREETS.join()}${SURNAMES.join()}`)
+    .digest('hex')
+    .slice(0, 12);
+  const file = path.join(os.tmpdir(), `opp-load-roll-${gen}-${count}-${version}.jsonl`);
+  if (fs.existsSync(file)) return file;
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeRollFile(partial, count, gen);
+  fs.renameSync(partial, file);
+  return file;
 }
 
 export interface PortalProcess {

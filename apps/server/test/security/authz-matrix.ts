@@ -190,6 +190,21 @@ export const AUTHZ_MATRIX: Record<string, MatrixEntry> = {
       return { url: '/api/two-factor/disable', payload: { Code: totp(secret, Date.now()) } };
     },
   },
+  'POST /api/two-factor/recovery-codes': {
+    expect: SIGNED_IN(),
+    request: async (w, caller) => {
+      // Only this caller has it on (a later row signing in with the password alone sees the rest off).
+      for (const other of Object.values(w.userIds)) await twoFactorRepository.disable(w.db, other);
+      const id = userIdOf(w, caller);
+      const secret = generateSecret();
+      if (id !== null)
+        await w.db
+          .update(users)
+          .set({ totpSecret: secret, totpEnabled: true, totpLastStep: null })
+          .where(eq(users.id, id));
+      return { url: '/api/two-factor/recovery-codes', payload: { Code: totp(secret, Date.now()) } };
+    },
+  },
 
   // ---- the town's admin area ----------------------------------------------------------------------
   'PATCH /api/client/:clientId': {

@@ -1,6 +1,7 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { CrashScreen } from '@/components/errors/crash-screen';
 import { paths } from '@/config/paths';
+import { securityPaths } from '@/features/account-security/paths';
 import { lazyRoute } from './lazy-route';
 
 /*
@@ -20,8 +21,16 @@ export const router = createBrowserRouter([
       { path: paths.home.path, lazy: lazyRoute(() => import('./routes/public/home')) },
       { path: paths.providerAdmin.path, lazy: lazyRoute(() => import('./routes/provider-admin/console')) },
       {
+        path: securityPaths.provider.path,
+        lazy: lazyRoute(() => import('./routes/provider-admin/security')),
+      },
+      {
         path: paths.municipalityAdmin.path,
         lazy: lazyRoute(() => import('./routes/municipality-admin/admin')),
+      },
+      {
+        path: securityPaths.municipality.path,
+        lazy: lazyRoute(() => import('./routes/municipality-admin/security')),
       },
       { path: paths.search.path, lazy: lazyRoute(() => import('./routes/public/search')) },
       { path: paths.property.path, lazy: lazyRoute(() => import('./routes/public/property')) },

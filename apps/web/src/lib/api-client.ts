@@ -13,6 +13,20 @@ export class ApiError extends Error {
   }
 }
 
+type Listener = () => void;
+const enrolmentListeners = new Set<Listener>();
+
+/**
+ * Called on every `403 two_factor_required` (signed in, but the provider requires two-factor sign-in
+ * before anything else), so the admin areas can send the user to enrolment instead of showing an error.
+ */
+export function onTwoFactorEnrolmentRequired(listener: Listener): () => void {
+  enrolmentListeners.add(listener);
+  return () => {
+    enrolmentListeners.delete(listener);
+  };
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {
@@ -57,6 +71,7 @@ export async function api<T>(method: Method, path: string, options: RequestOptio
   if (!res.ok) {
     const e = (data ?? {}) as Partial<ErrorBody>;
     if (res.status === 401 && token) authStore.clear();
+    if (res.status === 403 && e.code === 'two_factor_required') enrolmentListeners.forEach((l) => l());
     throw new ApiError(
       res.status,
       e.code ?? 'error',

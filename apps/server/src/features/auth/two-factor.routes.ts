@@ -4,6 +4,7 @@ import {
   OkResponse,
   TwoFactorCodeBody,
   TwoFactorConfirmResponse,
+  TwoFactorRecoveryCodesResponse,
   TwoFactorStartResponse,
   TwoFactorStatus,
 } from '@opp/contracts';
@@ -61,6 +62,22 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       app.twoFactor.confirm(requireSignedIn(request), request.body.Code, auditActorOf(request)),
+  );
+
+  app.post(
+    '/two-factor/recovery-codes',
+    {
+      schema: {
+        tags,
+        security,
+        summary:
+          'Replace all recovery codes with new ones (needs a current authenticator code, not a recovery code); answers them once',
+        body: TwoFactorCodeBody,
+        response: { 200: TwoFactorRecoveryCodesResponse, ...errors },
+      },
+    },
+    async (request) =>
+      app.twoFactor.replaceRecoveryCodes(requireSignedIn(request), request.body.Code, auditActorOf(request)),
   );
 
   app.post(

@@ -1,15 +1,17 @@
 import {
+  RECOVERY_CODES_NEED_APP_MESSAGE,
   Role,
   TWO_FACTOR_ENROLMENT_MESSAGE,
   TWO_FACTOR_REQUIRED_MESSAGE,
   type TwoFactorConfirmResponse,
+  type TwoFactorRecoveryCodesResponse,
   type TwoFactorStartResponse,
   type TwoFactorStatus,
 } from '@opp/contracts';
 import type { Db } from '../../db/database.ts';
 import { AppError, conflict, forbidden, notFound } from '../../errors.ts';
 import { auditService, type AuditActor } from '../audit/audit.service.ts';
-import type { SessionUser } from './sessions.repository.ts';
+import { sessionsRepository, type SessionUser } from './sessions.repository.ts';
 import { twoFactorRepository } from './two-factor.repository.ts';
 import {
   generateRecoveryCodes,
@@ -26,7 +28,7 @@ export interface TwoFactorOptions {
   clock?: () => number;
 }
 
-interface Who {
+export interface Who {
   actor: AuditActor | null;
   ip: string | null;
 }
@@ -147,6 +149,49 @@ export class TwoFactorService {
   }
 
   /**
+   * Replaces all recovery codes with a fresh set (shown once). Only a current authenticator code
+   * proves the person still holds the app: someone who lost it must not be able to turn one leftover
+   * recovery code into ten new ones; that goes through an administrator's reset instead.
+   * @throws 409 when two-factor sign-in is off; 400 when the code is wrong, already used, or a recovery code.
+   */
+  async replaceRecoveryCodes(
+    user: SessionUser,
+    code: string,
+    who: Who,
+  ): Promise<TwoFactorRecoveryCodesResponse> {
+    const row = await this.load(user.id);
+    if (!row.totpEnabled || !row.totpSecret)
+      throw conflict('Two-factor sign-in is off; turn it on to get recovery codes');
+    const digits = code.replace(/\s/g, '');
+    if (!/^\d{6}$/.test(digits))
+      throw new AppError(400, 'validation_failed', `Code: ${RECOVERY_CODES_NEED_APP_MESSAGE}`, [
+        { field: 'Code', message: RECOVERY_CODES_NEED_APP_MESSAGE },
+      ]);
+    const codes = generateRecoveryCodes();
+    await this.db.transaction(async (tx) => {
+      // Same one-time rule as at sign-in: only a step later than the last one used passes.
+      const step = matchStep(row.totpSecret!, digits, this.clock(), row.totpLastStep);
+      if (step === null || !(await twoFactorRepository.useStep(tx, user.id, step)))
+        throw new AppError(400, 'validation_failed', 'Code: that code was not accepted', [
+          { field: 'Code', message: 'that code was not accepted; enter the newest code from your app' },
+        ]);
+      const left = await twoFactorRepository.countRecoveryCodes(tx, user.id);
+      await twoFactorRepository.replaceRecoveryCodes(tx, user.id, codes.map(hashRecoveryCode));
+      await auditService.record(tx, {
+        ...who,
+        clientId: user.manages,
+        action: 'two_factor.recovery_codes_replaced',
+        entity: 'user',
+        entityId: user.id,
+        // Counts only, the codes never leave this answer. (A key naming "recovery" would be redacted.)
+        before: { CodesLeft: left },
+        after: { CodesLeft: codes.length },
+      });
+    });
+    return { RecoveryCodes: codes };
+  }
+
+  /**
    * The second step of a sign-in whose password was right.
    * @throws 401 two_factor_required when the account has it on and the code is missing or not accepted.
    */
@@ -169,7 +214,8 @@ export class TwoFactorService {
           action: 'two_factor.recovery_code_used',
           entity: 'user',
           entityId: user.id,
-          after: { RecoveryCodesLeft: await twoFactorRepository.countRecoveryCodes(tx, user.id) },
+          // Not "RecoveryCodesLeft": the audit log redacts any key naming recovery.
+          after: { CodesLeft: await twoFactorRepository.countRecoveryCodes(tx, user.id) },
         });
       return spent;
     });
@@ -200,4 +246,34 @@ export class TwoFactorService {
     if (!row) throw notFound('No such user');
     return row;
   }
+}
+
+/**
+ * An operator's reset for someone who lost both their authenticator app and their recovery codes: the
+ * factor and the codes are removed and every session of the account ends, so whoever holds one must sign
+ * in again (and, where the provider requires it, enrol again). Only the command line offers it: whoever
+ * runs it already holds the database, and no web session can strip another admin's second factor.
+ * @returns false when the account had no two-factor sign-in (nothing changed, nothing audited).
+ */
+export async function resetTwoFactor(
+  db: Db,
+  user: { id: number; manages: number | null },
+  who: Who,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const row = await twoFactorRepository.find(tx, user.id);
+    if (!row || (!row.totpEnabled && row.totpSecret === null)) return false;
+    await twoFactorRepository.disable(tx, user.id);
+    await sessionsRepository.deleteForUser(tx, user.id);
+    await auditService.record(tx, {
+      ...who,
+      clientId: user.manages,
+      action: 'two_factor.reset',
+      entity: 'user',
+      entityId: user.id,
+      before: { TwoFactorEnabled: row.totpEnabled },
+      after: { TwoFactorEnabled: false },
+    });
+    return true;
+  });
 }

@@ -181,7 +181,7 @@ describe('signing in with two-factor on', () => {
     expect((await ctx.app.inject({ url: '/api/two-factor', headers })).json().RecoveryCodesLeft).toBe(9);
     const audit = await queryRows<{ n: number }>(
       ctx.db,
-      sql`select count(*)::int as n from audit_log where action = 'two_factor.recovery_code_used' and entity_id = ${String(user.id)}`,
+      sql`select count(*)::int as n from audit_log where action = 'two_factor.recovery_code_used' and entity_id = ${String(user.id)} and after = '{"CodesLeft": 9}'::jsonb`,
     );
     expect(audit[0]!.n).toBe(1);
   });
@@ -214,6 +214,144 @@ describe('signing in with two-factor on', () => {
       sql`select count(*)::int as n from totp_recovery_codes where user_id = ${user.id}`,
     );
     expect(left[0]!.n).toBe(0);
+  });
+});
+
+describe('new recovery codes', () => {
+  const replace = (c: TestContext, headers: Record<string, string>, Code: string) =>
+    c.app.inject({ method: 'POST', url: '/api/two-factor/recovery-codes', headers, payload: { Code } });
+
+  it('a current code replaces every recovery code: the old ones stop working, the new ones sign in', async () => {
+    const user = await buildUser(ctx.db, {
+      roleId: 2,
+      manages: (await buildClient(ctx.db)).id,
+      password: PASSWORD,
+    });
+    const headers = await authHeader(ctx.app, user.id);
+    const { secret, recoveryCodes: old } = await enrol(ctx, headers);
+    expect((await login(ctx, user.username, old[0]!)).statusCode).toBe(200);
+    expect((await ctx.app.inject({ url: '/api/two-factor', headers })).json().RecoveryCodesLeft).toBe(9);
+
+    const res = await replace(ctx, headers, nextCode(secret));
+    expect(res.statusCode).toBe(200);
+    const fresh: string[] = res.json().RecoveryCodes;
+    expect(Object.keys(res.json())).toEqual(['RecoveryCodes']);
+    expect(fresh).toHaveLength(10);
+    expect(new Set(fresh).size).toBe(10);
+    for (const c of fresh) expect(c).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
+    expect(fresh.filter((c) => old.includes(c))).toEqual([]);
+    expect((await ctx.app.inject({ url: '/api/two-factor', headers })).json()).toMatchObject({
+      Enabled: true,
+      RecoveryCodesLeft: 10,
+    });
+
+    // Every old code, used or not, is refused; a new one signs in (once).
+    for (const c of [old[0]!, old[1]!, old[9]!])
+      expect((await login(ctx, user.username, c)).statusCode).toBe(401);
+    expect((await login(ctx, user.username, fresh[4]!)).statusCode).toBe(200);
+    expect((await login(ctx, user.username, fresh[4]!)).statusCode).toBe(401);
+
+    // Audited with counts only; no code or hash anywhere in the entry.
+    const audit = await queryRows<{
+      actor_user_id: number;
+      client_id: number;
+      before: unknown;
+      after: unknown;
+    }>(
+      ctx.db,
+      sql`select actor_user_id, client_id, before, after from audit_log
+          where action = 'two_factor.recovery_codes_replaced' and entity_id = ${String(user.id)}`,
+    );
+    expect(audit).toEqual([
+      { actor_user_id: user.id, client_id: user.manages, before: { CodesLeft: 9 }, after: { CodesLeft: 10 } },
+    ]);
+    const entry = JSON.stringify(audit);
+    for (const c of [...fresh, ...old]) {
+      expect(entry).not.toContain(c);
+      expect(entry).not.toContain(hashRecoveryCode(c));
+    }
+  });
+
+  it('refuses a wrong code, a replayed code and a recovery code, and keeps the old codes', async () => {
+    const user = await buildUser(ctx.db, { roleId: 1, password: PASSWORD });
+    const headers = await authHeader(ctx.app, user.id);
+    const { secret, recoveryCodes } = await enrol(ctx, headers);
+    const hashes = async () =>
+      (
+        await queryRows<{ code_hash: string }>(
+          ctx.db,
+          sql`select code_hash from totp_recovery_codes where user_id = ${user.id} order by code_hash`,
+        )
+      ).map((r) => r.code_hash);
+    const before = await hashes();
+
+    const wrong = await replace(ctx, headers, nextCode(secret) === '000000' ? '111111' : '000000');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().fields).toEqual([{ field: 'Code', message: expect.stringMatching(/not accepted/) }]);
+
+    const withRecovery = await replace(ctx, headers, recoveryCodes[0]!);
+    expect(withRecovery.statusCode).toBe(400);
+    expect(withRecovery.json().message).toMatch(/authenticator app.*administrator must reset/);
+
+    // A code already spent on a sign-in is refused, like a replayed sign-in.
+    const code = nextCode(secret);
+    expect((await login(ctx, user.username, code)).statusCode).toBe(200);
+    expect((await replace(ctx, headers, code)).statusCode).toBe(400);
+
+    expect(await hashes()).toEqual(before);
+    // The recovery code offered above was not spent.
+    expect((await login(ctx, user.username, recoveryCodes[0]!)).statusCode).toBe(200);
+    const audit = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from audit_log where action = 'two_factor.recovery_codes_replaced'
+          and entity_id = ${String(user.id)}`,
+    );
+    expect(audit[0]!.n).toBe(0);
+  });
+
+  it('a code that got new recovery codes cannot be replayed to sign in', async () => {
+    const user = await buildUser(ctx.db, { roleId: 1, password: PASSWORD });
+    const headers = await authHeader(ctx.app, user.id);
+    const { secret } = await enrol(ctx, headers);
+    const code = nextCode(secret);
+    expect((await replace(ctx, headers, code)).statusCode).toBe(200);
+    expect((await replace(ctx, headers, code)).statusCode).toBe(400);
+    expect((await login(ctx, user.username, code)).statusCode).toBe(401);
+  });
+
+  it('answers 409 while two-factor sign-in is off (or only started), and 401 when not signed in', async () => {
+    const user = await buildUser(ctx.db, { roleId: 3, manages: (await buildClient(ctx.db)).id });
+    const headers = await authHeader(ctx.app, user.id);
+    const off = await replace(ctx, headers, '123456');
+    expect(off.statusCode).toBe(409);
+    expect(off.json().message).toMatch(/off/);
+
+    const start = await ctx.app.inject({ method: 'POST', url: '/api/two-factor/start', headers });
+    const pending = await replace(ctx, headers, totp(start.json().Secret, Date.now()));
+    expect(pending.statusCode).toBe(409);
+    const stored = await queryRows<{ n: number }>(
+      ctx.db,
+      sql`select count(*)::int as n from totp_recovery_codes where user_id = ${user.id}`,
+    );
+    expect(stored[0]!.n).toBe(0);
+
+    const anonymous = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/two-factor/recovery-codes',
+      payload: { Code: '123456' },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect(Object.keys(anonymous.json())).not.toContain('RecoveryCodes');
+  });
+
+  it('is open to a provider admin who must keep two-factor sign-in on', async () => {
+    const admin = await buildUser(strict.db, { roleId: 1, password: PASSWORD });
+    const headers = await authHeader(strict.app, admin.id);
+    const { secret, recoveryCodes } = await enrol(strict, headers);
+    const res = await replace(strict, headers, nextCode(secret));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().RecoveryCodes).toHaveLength(10);
+    expect((await login(strict, admin.username, recoveryCodes[0]!)).statusCode).toBe(401);
   });
 });
 

@@ -8,6 +8,9 @@ import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient } from '../../../test/factories.ts';
 import { importRoll } from './import.service.ts';
 import { recordSourceFor } from './record-sources.ts';
+import { rollsRepository } from './rolls.repository.ts';
+import { PropertyRecord } from '@opp/contracts';
+import { toPropertyRow } from '../properties/property-row.ts';
 
 /*
  * Roll files through the real pipeline (file → source → validation → roll swap) and back out through
@@ -51,6 +54,15 @@ async function fullProperty(city: string, account: string) {
     `/api/fullproperty/${account}?city=${encodeURIComponent(city)}&state=Maine`,
   );
   return { status: res.statusCode, body: res.json() };
+}
+
+/** Whether the roll's own table (migrations/0006) still exists, attached or not. */
+async function rollTableExists(rollId: number) {
+  const [row] = await queryRows<{ t: string | null }>(
+    ctx.db,
+    sql`select to_regclass(${`properties_r${rollId}`})::text as t`,
+  );
+  return row!.t !== null;
 }
 
 const jsonl = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -174,35 +186,104 @@ describe('importing roll files', () => {
     expect(outcome.errors).toEqual(['line 1: unknown column "Ownr1Name"']);
   });
 
-  it('fails cleanly when the file changes between checking and writing, leaving no rows behind', async () => {
+  it('fails cleanly when the file cannot be read to the end, leaving no rows behind', async () => {
     const client = await buildClient(ctx.db);
     expect((await importFile(client.id, file('v1b.jsonl', jsonl([{ Account: 'keep' }])))).ok).toBe(true);
     const before = await snapshot(client.id);
-    let pass = 0;
-    const changing = async function* () {
-      pass++;
+    const breaking = async function* () {
       for (let i = 1; i <= 3500; i++) {
-        // Three batches in, the second read breaks, with a batch still being written.
-        if (pass === 2 && i === 3001) yield { line: i, error: 'not valid JSON (Unexpected end of input)' };
-        else yield { line: i, value: { Account: String(i) } };
+        // Three batches in, with a batch still being written, the disk (or the upload) gives out.
+        if (i === 3001) throw new Error('EIO: i/o error, read');
+        yield { line: i, value: { Account: String(i) } };
       }
     };
     await expect(
       importRoll(
         ctx.db,
         { clientId: client.id, userId: null, actor: 'test', fileName: 'moving.jsonl' },
-        changing,
+        breaking,
       ),
-    ).rejects.toThrow(/line 3001 changed while importing/);
+    ).rejects.toThrow(/EIO/);
     expect(await snapshot(client.id)).toEqual(before);
-    const [run] = await queryRows<{ status: string; message: string }>(
+    const [run] = await queryRows<{ id: number; status: string; message: string }>(
       ctx.db,
-      sql`select status, message from import_runs where client_id = ${client.id} order by id desc limit 1`,
+      sql`select id, status, message from import_runs where client_id = ${client.id} order by id desc limit 1`,
     );
-    expect(run).toMatchObject({
-      status: 'failed',
-      message: expect.stringMatching(/^Import failed: line 3001/),
+    expect(run).toMatchObject({ status: 'failed', message: expect.stringMatching(/^Import failed: EIO/) });
+    expect(await rollTableExists(run!.id)).toBe(false);
+  });
+
+  it('stops writing at the first bad record, still lists every problem, and leaves nothing behind', async () => {
+    const client = await buildClient(ctx.db);
+    expect((await importFile(client.id, file('v1c.jsonl', jsonl([{ Account: 'keep' }])))).ok).toBe(true);
+    const before = await snapshot(client.id);
+    // Thousands of good records are written before the first problem shows up.
+    const records = Array.from({ length: 4500 }, (_, i) => ({ Account: String(i + 1) }) as object);
+    records[3200] = { Account: '3201', LandValue: 'N/A' };
+    records[4100] = { Account: '17' };
+    const outcome = await importFile(client.id, file('late-error.jsonl', jsonl(records)));
+    expect(outcome.ok).toBe(false);
+    expect(outcome.total).toBe(4500);
+    expect(outcome.errors).toEqual([
+      'line 3201: LandValue: expected a number, got "N/A"',
+      'line 4101: Account: 17 appears again (first on line 17)',
+    ]);
+    expect(await snapshot(client.id)).toEqual(before);
+    expect(await rollTableExists(outcome.run.id)).toBe(false);
+    expect((await fullProperty(client.city, 'keep')).status).toBe(200);
+  });
+
+  it('drops the rows a crashed import left behind once its run is known to be dead', async () => {
+    const client = await buildClient(ctx.db);
+    expect((await importFile(client.id, file('v1d.jsonl', jsonl([{ Account: 'keep' }])))).ok).toBe(true);
+    // A run that died mid-import: its table holds rows, its heartbeat stopped an hour ago.
+    const dead = await rollsRepository.createRun(ctx.db, {
+      clientId: client.id,
+      userId: null,
+      actor: 'test',
+      fileName: 'crashed.jsonl',
     });
+    await rollsRepository.createRollTable(ctx.db, dead.id);
+    await rollsRepository.insertRows(ctx.db, dead.id, client.id, [
+      toPropertyRow(PropertyRecord.parse({ Account: 'half-written' })),
+    ]);
+    await ctx.db.execute(
+      sql`update import_runs set status = 'importing', heartbeat_at = now() - interval '1 hour' where id = ${dead.id}`,
+    );
+    expect(await rollsRepository.sweepAbandoned(ctx.db, 120)).toBe(1);
+    expect(await rollTableExists(dead.id)).toBe(false);
+    const [run] = await queryRows<{ status: string }>(
+      ctx.db,
+      sql`select status from import_runs where id = ${dead.id}`,
+    );
+    expect(run!.status).toBe('failed');
+    expect((await fullProperty(client.city, 'keep')).status).toBe(200);
+
+    // A failed run whose clean-up never ran (the process died right after marking it) is dropped by
+    // the next import, of any client.
+    const orphan = await rollsRepository.createRun(ctx.db, {
+      clientId: client.id,
+      userId: null,
+      actor: 'test',
+      fileName: 'orphan.jsonl',
+    });
+    await rollsRepository.createRollTable(ctx.db, orphan.id);
+    await rollsRepository.fail(ctx.db, orphan.id, 'Import failed: test', [], 0);
+    const other = await buildClient(ctx.db);
+    expect((await importFile(other.id, file('other.jsonl', jsonl([{ Account: '1' }])))).ok).toBe(true);
+    expect(await rollTableExists(orphan.id)).toBe(false);
+  });
+
+  it('drops the replaced roll whole: its rows are gone, the new roll is the only one left', async () => {
+    const client = await buildClient(ctx.db);
+    const first = await importFile(client.id, file('r1.jsonl', jsonl([{ Account: 'a' }, { Account: 'b' }])));
+    const second = await importFile(client.id, file('r2.jsonl', jsonl([{ Account: 'c' }])));
+    expect(second.ok).toBe(true);
+    expect(await rollTableExists(first.run.id)).toBe(false);
+    expect((await snapshot(client.id)).rows).toEqual([
+      expect.objectContaining({ roll_id: second.run.id, account: 'c' }),
+    ]);
+    expect((await fullProperty(client.city, 'a')).status).toBe(404);
   });
 
   it('treats an empty file as an error, not as an empty roll', async () => {

@@ -247,57 +247,82 @@ function leaf(l: Leaf, v: unknown): unknown {
   }
 }
 
-function object(shape: Shape, v: unknown): Record<string, unknown> {
-  if (!isPlainObject(v)) throw BAIL;
-  const out: Record<string, unknown> = {};
-  for (const key in shape) out[key] = leaf(shape[key]!, v[key]);
-  return out;
+type Reader = (v: unknown) => Record<string, unknown>;
+
+/**
+ * A reader for one shape, compiled once at start-up into a function that builds its output as a single
+ * object literal with fixed keys. A loop over the shape's keys (`out[key] = …`) costs several times more
+ * per record: every store and load goes through a generic keyed lookup and every output object changes
+ * shape as it grows. Only the constant shapes above become code (keys as JSON string literals); input
+ * values are never part of it.
+ */
+function compile(shape: Shape): Reader {
+  const leaves = Object.values(shape);
+  const body = Object.keys(shape)
+    .map((key, i) => `${JSON.stringify(key)}: leaf(leaves[${i}], v[${JSON.stringify(key)}])`)
+    .join(',\n');
+  const make = new Function(
+    'leaf',
+    'leaves',
+    'isPlainObject',
+    'BAIL',
+    `return function read(v) { if (!isPlainObject(v)) throw BAIL; return {\n${body}\n}; };`,
+  ) as (l: typeof leaf, ls: Leaf[], p: typeof isPlainObject, b: symbol) => Reader;
+  return make(leaf, leaves, isPlainObject, BAIL);
 }
+
+const readers = new Map<Shape, Reader>();
+function object(shape: Shape, v: unknown): Record<string, unknown> {
+  let read = readers.get(shape);
+  if (!read) readers.set(shape, (read = compile(shape)));
+  return read(v);
+}
+
+function part(p: Part, v: unknown): unknown {
+  switch (p.k) {
+    case 'leaf':
+      return leaf(p.leaf, v);
+    case 'account':
+      if (typeof v !== 'string' || v.length > 64 || !ACCOUNT.test(v)) throw BAIL;
+      return v;
+    case 'list': {
+      if (v === undefined || v === null) return [];
+      if (!Array.isArray(v) || v.length > p.max) throw BAIL;
+      const items = new Array<unknown>(v.length);
+      for (let i = 0; i < v.length; i++) items[i] = object(p.item, v[i]);
+      return items;
+    }
+    case 'images':
+      if (v === undefined || v === null) return [];
+      if (!Array.isArray(v) || v.length > p.max) throw BAIL;
+      for (const s of v)
+        if (typeof s !== 'string' || s.length > p.itemMax || s.includes('\u0000')) throw BAIL;
+      return v.slice();
+    case 'udv':
+      return v === undefined || v === null ? null : object(UDV, v);
+  }
+}
+
+/** The record's reader, compiled like the shapes' (see compile). */
+const readRecord = (() => {
+  const parts = Object.values(RECORD);
+  const body = Object.keys(RECORD)
+    .map((key, i) => `${JSON.stringify(key)}: part(parts[${i}], v[${JSON.stringify(key)}])`)
+    .join(',\n');
+  const make = new Function(
+    'part',
+    'parts',
+    'isPlainObject',
+    'BAIL',
+    `return function readRecord(v) { if (!isPlainObject(v)) throw BAIL; return {\n${body}\n}; };`,
+  ) as (f: typeof part, ps: Part[], p: typeof isPlainObject, b: symbol) => Reader;
+  return make(part, parts, isPlainObject, BAIL);
+})();
 
 /** The parsed record, identical to `PropertyRecord.parse(value)`, or null when zod must decide. */
 export function fastParseRecord(value: unknown): PropertyRecord | null {
   try {
-    if (!isPlainObject(value)) return null;
-    const out: Record<string, unknown> = {};
-    for (const key in RECORD) {
-      const part = RECORD[key]!;
-      const v = value[key];
-      switch (part.k) {
-        case 'leaf':
-          out[key] = leaf(part.leaf, v);
-          break;
-        case 'account':
-          if (typeof v !== 'string' || v.length > 64 || !ACCOUNT.test(v)) throw BAIL;
-          out[key] = v;
-          break;
-        case 'list': {
-          if (v === undefined || v === null) {
-            out[key] = [];
-            break;
-          }
-          if (!Array.isArray(v) || v.length > part.max) throw BAIL;
-          const items = new Array<unknown>(v.length);
-          for (let i = 0; i < v.length; i++) items[i] = object(part.item, v[i]);
-          out[key] = items;
-          break;
-        }
-        case 'images': {
-          if (v === undefined || v === null) {
-            out[key] = [];
-            break;
-          }
-          if (!Array.isArray(v) || v.length > part.max) throw BAIL;
-          for (const s of v)
-            if (typeof s !== 'string' || s.length > part.itemMax || s.includes('\u0000')) throw BAIL;
-          out[key] = v.slice();
-          break;
-        }
-        case 'udv':
-          out[key] = v === undefined || v === null ? null : object(UDV, v);
-          break;
-      }
-    }
-    return out as PropertyRecord;
+    return readRecord(value) as PropertyRecord;
   } catch (err) {
     if (err === BAIL) return null;
     throw err;

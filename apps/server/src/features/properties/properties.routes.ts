@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AccountText, ErrorBody, FullProperty, safeText } from '@opp/contracts';
-import { isNotModified, rollEtag } from '../../plugins/conditional-get.ts';
-import { propertiesService } from './properties.service.ts';
+import { isNotModified } from '../../plugins/conditional-get.ts';
+import { createPropertiesService } from './properties.service.ts';
 
 const FullPropertyQuery = z.object({
   city: safeText(100).pipe(z.string().trim().min(1, { message: 'city is required' })),
@@ -12,6 +12,12 @@ const FullPropertyQuery = z.object({
 /** Spec §7 public property page call. */
 export const propertiesRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
+  const propertiesService = createPropertiesService();
+  // A publish or an edit of a town on this node shows at once (see properties.service.ts).
+  const unsubscribe = app.database.onTableWrite((tables) => {
+    if (tables.includes('clients') || tables.includes('client_city_aliases')) propertiesService.forgetTowns();
+  });
+  app.addHook('onClose', async () => unsubscribe());
 
   app.get(
     '/fullproperty/:account',
@@ -36,14 +42,11 @@ export const propertiesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const town = await propertiesService.townOf(db, request.query.state, request.query.city);
-      // Read first (a primary-key lookup), so a 404 never carries validators.
-      const property = await propertiesService.fullProperty(db, town, request.params.account);
-      const validators = {
-        etag: rollEtag(['property', town.id, town.activeRollId, town.lastUpdated?.getTime() ?? null]),
-        lastModified: town.lastUpdated,
-      };
-      if (isNotModified(request, reply, validators)) return reply.code(304).send(null);
-      return property;
+      const answer = await propertiesService.fullProperty(db, town, request.params.account);
+      if (isNotModified(request, reply, answer)) return reply.code(304).send(null);
+      // The record was validated at import: its stored JSON is sent as is. A string payload with a
+      // JSON content type skips the response schema's serializer (the schema still documents it).
+      return reply.type('application/json; charset=utf-8').send(answer.json as unknown as FullProperty);
     },
   );
 };

@@ -1,26 +1,149 @@
-import type { FullProperty } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
-import type { ClientRow } from '../clients/clients.repository.ts';
+import { rollEtag } from '../../plugins/conditional-get.ts';
+import { cityKey, type ClientRow } from '../clients/clients.repository.ts';
 import { publicClientsService } from '../clients/clients.service.ts';
 import { propertiesRepository } from './properties.repository.ts';
 
-export const propertiesService = {
-  /** The active client at a state (name or abbreviation) and city; 404 for unknown and inactive ones. */
-  townOf(db: Executor, state: string, city: string): Promise<ClientRow> {
-    return publicClientsService.findByStateCity(db, state, city);
-  },
+/*
+ * The public property page's read (`GET /api/fullproperty/{account}`), the most frequent call: it must
+ * cost as little as possible. Two in-process caches, per server:
+ *
+ * - towns by (state, city), for TOWN_TTL_MS: a write to `clients` or `client_city_aliases` on this
+ *   node (a publish, an edit) empties it at once and keeps it empty for TOWN_TTL_MS, so a transaction
+ *   still committing cannot refill it with the old row; a write on another node shows here within
+ *   TOWN_TTL_MS (the staleness every node behind a load balancer may have);
+ * - answers by (town, roll, publish time, account): a published roll never changes, so an entry can
+ *   never be stale; the least recently used go first.
+ */
 
-  /**
-   * `GET /api/fullproperty/{account}`: the full §3 record from the town's published roll, with the
-   * date the roll was published. Throws 404 when the town has no roll or no such account.
-   */
-  async fullProperty(db: Executor, town: ClientRow, account: string): Promise<FullProperty> {
-    const record =
-      town.activeRollId === null
-        ? null
-        : await propertiesRepository.findRecord(db, town.activeRollId, account);
-    if (!record) throw notFound('Unable to find property, invalid property.');
-    return { ...record, LastUpdated: town.lastUpdated ? town.lastUpdated.toISOString() : null };
-  },
-};
+const TOWN_TTL_MS = 1000;
+const MAX_TOWNS = 1000;
+const MAX_ANSWERS = 2000;
+
+export interface PropertyAnswer {
+  /** The FullProperty JSON, as sent. */
+  json: string;
+  etag: string;
+  lastModified: Date | null;
+}
+
+class TownCache {
+  readonly #towns = new Map<string, { town: ClientRow; until: number }>();
+  /** One lookup per town at a time: 32 concurrent readers of an expired town share it. */
+  readonly #loading = new Map<string, Promise<ClientRow>>();
+  #quietUntil = 0;
+  #generation = 0;
+
+  async get(db: Executor, state: string, city: string): Promise<ClientRow> {
+    const key = `${state.trim().toLowerCase()}\u0000${cityKey(city)}`;
+    const hit = this.#towns.get(key);
+    const now = Date.now();
+    if (hit && hit.until > now) {
+      // Refreshed ahead of expiry in the background, so readers of a busy town never wait for it.
+      if (hit.until - now < TOWN_TTL_MS / 2) this.#load(db, key, state, city).catch(() => {});
+      return hit.town;
+    }
+    return this.#load(db, key, state, city);
+  }
+
+  #load(db: Executor, key: string, state: string, city: string): Promise<ClientRow> {
+    const loading = this.#loading.get(key);
+    if (loading) return loading;
+    const generation = this.#generation;
+    const started = Date.now();
+    const promise = publicClientsService
+      .findByStateCity(db, state, city)
+      .then(
+        (town) => {
+          // Not when a write happened meanwhile or may still be committing.
+          if (generation === this.#generation && Date.now() >= this.#quietUntil) {
+            if (this.#towns.size >= MAX_TOWNS) this.#towns.clear();
+            this.#towns.set(key, { town, until: started + TOWN_TTL_MS });
+          }
+          return town;
+        },
+        (err: unknown) => {
+          this.#towns.delete(key);
+          throw err;
+        },
+      )
+      .finally(() => {
+        if (this.#loading.get(key) === promise) this.#loading.delete(key);
+      });
+    this.#loading.set(key, promise);
+    return promise;
+  }
+
+  forget() {
+    this.#generation++;
+    this.#towns.clear();
+    this.#loading.clear();
+    this.#quietUntil = Date.now() + TOWN_TTL_MS;
+  }
+}
+
+class AnswerCache {
+  readonly #answers = new Map<string, PropertyAnswer>();
+
+  get(key: string): PropertyAnswer | undefined {
+    const hit = this.#answers.get(key);
+    if (hit) {
+      // Most recently used last: eviction takes the first.
+      this.#answers.delete(key);
+      this.#answers.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, answer: PropertyAnswer) {
+    this.#answers.set(key, answer);
+    if (this.#answers.size > MAX_ANSWERS) this.#answers.delete(this.#answers.keys().next().value!);
+  }
+}
+
+/** Adds `LastUpdated` to a stored record's JSON object text without parsing it. */
+function withLastUpdated(recordJson: string, lastUpdated: Date | null): string {
+  const value = JSON.stringify(lastUpdated ? lastUpdated.toISOString() : null);
+  const body = recordJson.trimEnd();
+  const open = body.slice(0, -1).trimEnd();
+  return open.endsWith('{') ? `${open}"LastUpdated":${value}}` : `${open},"LastUpdated":${value}}`;
+}
+
+export function createPropertiesService() {
+  const towns = new TownCache();
+  const answers = new AnswerCache();
+  return {
+    /** For the database's write hook: a client row changed on this node. */
+    forgetTowns: () => towns.forget(),
+
+    /** The active client at a state (name or abbreviation) and city; 404 for unknown and inactive ones. */
+    townOf(db: Executor, state: string, city: string): Promise<ClientRow> {
+      return towns.get(db, state, city);
+    },
+
+    /**
+     * `GET /api/fullproperty/{account}`: the full §3 record from the town's published roll, with the
+     * date the roll was published, as JSON text, and its validators. Throws 404 when the town has no
+     * roll or no such account.
+     */
+    async fullProperty(db: Executor, town: ClientRow, account: string): Promise<PropertyAnswer> {
+      if (town.activeRollId === null) throw notFound('Unable to find property, invalid property.');
+      const etag = rollEtag(['property', town.id, town.activeRollId, town.lastUpdated?.getTime() ?? null]);
+      const key = `${etag}\u0000${account}`;
+      const cached = answers.get(key);
+      if (cached) return cached;
+      const record = await propertiesRepository.findRecordJson(db, town.activeRollId, account);
+      if (record === null) throw notFound('Unable to find property, invalid property.');
+      const answer = {
+        json: withLastUpdated(record, town.lastUpdated),
+        etag,
+        lastModified: town.lastUpdated,
+      };
+      answers.set(key, answer);
+      return answer;
+    },
+  };
+}
+
+export type PropertiesService = ReturnType<typeof createPropertiesService>;

@@ -3,6 +3,7 @@ import { FullProperty, USER_DEFINED_FIELDS } from '@opp/contracts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../test/factories.ts';
 import { TEST_TOWN } from '../../../test/test-town.ts';
+import { clientsRepository } from '../clients/clients.repository.ts';
 
 const ctx = setupTestApp({ publicRateLimitPerMinute: 1_000_000 });
 beforeAll(async () => {
@@ -103,6 +104,29 @@ describe('GET /api/fullproperty/{account}?city=&state=', () => {
     await publishRoll(ctx.db, other.id, [{ Account: 'NEW' }]);
     expect((await get('/api/fullproperty/OLD?city=Rollover&state=ME')).statusCode).toBe(404);
     expect((await get('/api/fullproperty/NEW?city=Rollover&state=ME')).statusCode).toBe(200);
+  });
+
+  it('sends the record as stored, the same on every read, as JSON', async () => {
+    const url = '/api/fullproperty/A-100.5?city=Prop%20Ville&state=NH';
+    const first = await get(url);
+    const again = await get(url);
+    expect(first.headers['content-type']).toMatch(/^application\/json/);
+    expect(again.body).toBe(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const body = JSON.parse(first.body);
+    expect(FullProperty.strict().safeParse(body).success).toBe(true);
+    expect(body).toMatchObject({ Account: 'A-100.5', MapLot: 'X1', Exemptions: [{ Value: 4000 }] });
+    expect(typeof body.LastUpdated).toBe('string');
+  });
+
+  it('stops serving a town at once when it is deactivated or renamed', async () => {
+    const town = await buildClient(ctx.db, { city: 'Gone Soon', stateProvince: 'Maine' });
+    await publishRoll(ctx.db, town.id, [{ Account: '7' }]);
+    expect((await get('/api/fullproperty/7?city=Gone%20Soon&state=ME')).statusCode).toBe(200);
+    await clientsRepository.update(ctx.db, town.id, { city: 'Renamed' });
+    expect((await get('/api/fullproperty/7?city=Renamed&state=ME')).statusCode).toBe(200);
+    await clientsRepository.update(ctx.db, town.id, { isActive: false });
+    expect((await get('/api/fullproperty/7?city=Renamed&state=ME')).statusCode).toBe(404);
   });
 
   it('is a 400 naming the field for a missing town or a malformed account', async () => {

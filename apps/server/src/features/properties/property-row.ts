@@ -1,5 +1,5 @@
 import type { PropertyRecord, PropertySummary, Sale } from '@opp/contracts';
-import { indexTerms, naturalKey } from './search-text.ts';
+import { codeKey, indexTerms, naturalKey } from './search-text.ts';
 
 /** Everything stored for one parcel: the record as served, plus what search, filters and sorts read. */
 export interface PropertyRow {
@@ -23,6 +23,8 @@ export interface PropertyRow {
   buildingStyles: string[];
   /** Space-separated words; the database turns them into the tsvector. */
   searchText: string;
+  /** The punctuated codes a search word like `R01-0` must start (codeKey of map/lot, account, number, apartment, book-page). */
+  codes: string[];
 }
 
 const MAX_WORDS = 400;
@@ -107,5 +109,17 @@ export function toPropertyRow(r: PropertyRecord): PropertyRow {
     landTypes: distinct(r.Land.map((l) => l.LandDescription)),
     buildingStyles: distinct(residential.map((b) => b.BuildingType)),
     searchText: [...words].slice(0, MAX_WORDS).join(' '),
+    codes: codesOf(r),
   };
+}
+
+function codesOf(r: PropertyRecord): string[] {
+  const values = [
+    r.MapLot,
+    r.Account,
+    r.StreetNumber,
+    r.Apartment,
+    r.Book && r.Page ? `${r.Book}-${r.Page}` : '',
+  ];
+  return [...new Set(values.map((v) => (v ? codeKey(v) : '')).filter(Boolean))];
 }

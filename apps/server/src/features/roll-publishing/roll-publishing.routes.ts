@@ -39,8 +39,11 @@ export const rollPublishingRoutes: FastifyPluginAsyncZod = async (app) => {
   if (!app.hasContentTypeParser('multipart/form-data'))
     await app.register(multipart, { limits: { fileSize: ROLL_MAX_BYTES, files: 1 } });
 
-  const publisher = new RollPublisher(app.database.db, app.log, (filePath, fileName) =>
-    recordSourceFor(filePath, fileName),
+  const publisher = new RollPublisher(
+    app.database.db,
+    app.log,
+    (filePath, fileName) => recordSourceFor(filePath, fileName),
+    app.database.engine,
   );
   app.addHook('onClose', async () => publisher.close());
 

@@ -7,7 +7,7 @@ import { conflict, notFound } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { isUniqueViolation } from '../clients/clients.provider.repository.ts';
 import { clientsRepository } from '../clients/clients.repository.ts';
-import { importRoll, type RecordSource } from '../imports/import.service.ts';
+import { importRoll, type ImportOptions, type RecordSource } from '../imports/import.service.ts';
 import { rollsRepository, type ImportRun } from '../imports/rolls.repository.ts';
 import { rollPublishingRepository } from './roll-publishing.repository.ts';
 
@@ -85,6 +85,7 @@ export class RollPublisher {
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly openFile: OpenRollFile,
+    private readonly engine?: ImportOptions['engine'],
   ) {}
 
   /** Throws 404 for an unknown client and 409 while one of its imports runs; cheap, before an upload. */
@@ -160,13 +161,14 @@ export class RollPublisher {
           lastWrite = Date.now();
           rollPublishingRepository.recordImported(this.db, run.id, p.processed).catch(() => {});
         },
+        { engine: this.engine },
       );
       this.log.info(
         { runId: run.id, clientId: input.clientId, ok: outcome.ok, records: outcome.total },
         outcome.ok ? 'roll published' : 'roll rejected',
       );
     } catch (err) {
-      // The import core has already marked the run failed and removed its rows.
+      // The import core has already marked the run failed and dropped its rows.
       this.log.error({ err, runId: run.id, clientId: input.clientId }, 'roll import failed');
     } finally {
       clearInterval(beat);

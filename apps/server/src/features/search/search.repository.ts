@@ -49,7 +49,6 @@ const SORT_EXPR: Record<SortColumn, SQL> = {
   SalePrice: sql.raw('p.sale_price'),
 };
 
-const codeOf = (expr: SQL) => sql`ltrim(regexp_replace(lower(${expr}), '[^a-z0-9]+', '-', 'g'), '-')`;
 const textArray = (values: string[]) =>
   sql`array[${sql.join(
     values.map((v) => sql`${v}`),
@@ -73,13 +72,9 @@ function whereClause(c: SearchCriteria): SQL {
     // The function form of @@, which the planner cannot answer from the index.
     parts.push(sql`ts_match_vq(p.search_doc, to_tsquery('simple', ${prefixTsQuery(c.recheckTerms)}))`);
   for (const code of c.codes) {
-    // A recheck on the few rows the word index already found; `code` holds only [a-z0-9-], so LIKE sees no wildcard.
-    const prefix = `${code}%`;
-    parts.push(sql`(${codeOf(sql`p.summary->>'MapLot'`)} like ${prefix}
-      or ${codeOf(sql`p.account`)} like ${prefix}
-      or ${codeOf(sql`p.summary->>'StreetNumber'`)} like ${prefix}
-      or ${codeOf(sql`p.summary->>'Apartment'`)} like ${prefix}
-      or ${codeOf(sql`(p.record->>'Book') || '-' || (p.record->>'Page')`)} like ${prefix})`);
+    // The codes column holds codeKey() of the map/lot, account, number, apartment and book-page (migration
+    // 0005); `code` holds only [a-z0-9-], so LIKE sees no wildcard. A recheck on the rows the words found.
+    parts.push(sql`exists (select 1 from unnest(p.codes) as c(v) where c.v like ${`${code}%`})`);
   }
   addRange(parts, sql`p.sale_price`, c.salePrice);
   if (c.saleDate?.from) parts.push(sql`p.sale_date >= ${c.saleDate.from}::date`);

@@ -17,6 +17,7 @@ import {
 import { isNotModified, rollEtag } from '../../plugins/conditional-get.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
 import { searchService } from './search.service.ts';
+import { registerRollIndexes, unregisterRollIndexes } from './roll-index/roll-index.registry.ts';
 
 const tags = ['Public'];
 const ClientParams = z.object({ clientId: IdParam });
@@ -39,6 +40,24 @@ const SEARCH_DESCRIPTION =
 /** Spec §7 public search calls, plus the CSV export and type-ahead. */
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
+  const indexConfig = app.config.searchIndex;
+  if (indexConfig.enabled) {
+    const registry = registerRollIndexes(db, {
+      awaitUpTo: indexConfig.awaitParcels,
+      memoryBytes: indexConfig.memoryMb * 1024 * 1024,
+      batch: 20_000,
+      log: app.log,
+    });
+    if (indexConfig.warm)
+      app.addHook('onReady', async () => {
+        // In the background: the node answers (with SQL) while its indexes build.
+        registry.warm().catch((err: unknown) => app.log.warn({ err }, 'search index warm-up failed'));
+      });
+    app.addHook('onClose', async () => {
+      await registry.close();
+      unregisterRollIndexes(db, registry);
+    });
+  }
 
   app.post(
     '/propertysearch/:clientId',

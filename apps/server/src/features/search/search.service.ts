@@ -23,6 +23,9 @@ import {
   type SearchCriteria,
   type SortKey,
 } from './search.repository.ts';
+import type { RollIndex } from './roll-index/roll-index.ts';
+import { rollIndexesOf } from './roll-index/roll-index.registry.ts';
+import { rollIndexRepository } from './roll-index/roll-index.repository.ts';
 
 /** What a search asks, as parsed by the contracts (SearchQuerystring, SearchBody, ExportQuerystring). */
 export interface SearchRequest {
@@ -168,6 +171,22 @@ export function sortAfterMatching(counted: Counted, rollSize: number, end: numbe
   return share === 0 || counted.total < end / share;
 }
 
+/** The client's roll index when this node has it ready (or can build it now), else null: use SQL. */
+async function indexOf(db: Executor, client: ClientRow): Promise<RollIndex | null> {
+  const registry = rollIndexesOf(db);
+  if (!registry || client.activeRollId === null) return null;
+  return registry.forRoll(client.id, client.activeRollId, client.parcelCount);
+}
+
+/** The summaries of an index's rows, in that order, by primary key. */
+function summariesOf(db: Executor, index: RollIndex, rows: number[]): Promise<PropertySummary[]> {
+  return rollIndexRepository.summaries(
+    db,
+    index.rollId,
+    rows.map((r) => index.account(r)),
+  );
+}
+
 async function countAndPage(
   db: Executor,
   client: ClientRow,
@@ -217,10 +236,16 @@ export const searchService = {
     const sort = sortKeys(request.sort);
     // Built even for a town with no roll yet, so bad input is a 400 whatever the town's state.
     const criteria = buildCriteria(client.activeRollId ?? 0, request.query, request.filters);
-    const { total, estimated, rows } =
-      client.activeRollId === null
-        ? { total: 0, estimated: false, rows: [] }
-        : await countAndPage(db, client, criteria, sort, (page - 1) * pageSize, pageSize);
+    const offset = (page - 1) * pageSize;
+    const index = await indexOf(db, client);
+    let answer: Counted & { rows: PropertySummary[] };
+    if (client.activeRollId === null) answer = { total: 0, estimated: false, rows: [] };
+    else if (index) {
+      // Exact totals whatever the size: the index counts in memory.
+      const found = index.search(criteria, sort, (total) => pageWindow(offset, pageSize, total));
+      answer = { total: found.total, estimated: false, rows: await summariesOf(db, index, found.rows) };
+    } else answer = await countAndPage(db, client, criteria, sort, offset, pageSize);
+    const { total, estimated, rows } = answer;
     return {
       SearchProperties: rows,
       PageSize: pageSize,
@@ -254,9 +279,19 @@ export const searchService = {
   async exportCsv(db: Db, { client, criteria, sort }: ExportPlan) {
     const rollId = client.activeRollId;
     const unfiltered = isUnfiltered(criteria);
+    const index = await indexOf(db, client);
     let total = 0;
     let estimated = false;
-    if (rollId !== null && unfiltered) total = client.parcelCount;
+    let ordered: number[] = [];
+    if (index) {
+      const found = index.search(criteria, sort, (t) => ({
+        offset: 0,
+        limit: Math.min(t, MAX_EXPORT_ROWS),
+        reverse: false,
+      }));
+      total = found.total;
+      ordered = found.rows;
+    } else if (rollId !== null && unfiltered) total = client.parcelCount;
     else if (rollId !== null) {
       // As in a search, but the limit is the export's: up to MAX_EXPORT_ROWS the header is exact.
       const estimate = Math.min(await searchRepository.estimate(db, criteria), client.parcelCount);
@@ -280,6 +315,16 @@ export const searchService = {
       // A byte-order mark lets spreadsheet programs read the accents in owner names as UTF-8.
       push(`\uFEFF${csvLine(EXPORT_COLUMNS.map((c) => c.header))}`);
       if (rowCount === 0) return;
+      if (index) {
+        for (let i = 0; i < ordered.length; i += EXPORT_BATCH) {
+          const want = ordered.slice(i, i + EXPORT_BATCH);
+          const rows = await summariesOf(db, index, want);
+          // The roll was deleted meanwhile (a newer one published): end the file as broken, not short.
+          if (rows.length !== want.length) throw new Error('The roll changed during the export');
+          push(rows.map((s) => csvLine(EXPORT_COLUMNS.map((c) => c.value(s)))).join(''));
+        }
+        return;
+      }
       await searchRepository.forEachBatch(
         db,
         criteria,
@@ -313,17 +358,17 @@ export const searchService = {
     const prefixes = [...new Set(parts.map((p) => p.term).filter((t) => !words.includes(t)))];
     const long = prefixes.filter((t) => t.length >= 3);
     const indexed = words.length + long.length > 0;
-    const candidates = await searchRepository.suggestCandidates(
-      db,
-      {
-        rollId: client.activeRollId,
-        terms: indexed ? long : prefixes,
-        recheckTerms: indexed ? prefixes.filter((t) => t.length < 3) : [],
-        words,
-        codes,
-      },
-      SUGGEST_CANDIDATES,
-    );
+    const criteria: SearchCriteria = {
+      rollId: client.activeRollId,
+      terms: indexed ? long : prefixes,
+      recheckTerms: indexed ? prefixes.filter((t) => t.length < 3) : [],
+      words,
+      codes,
+    };
+    const index = await indexOf(db, client);
+    const candidates = index
+      ? await summariesOf(db, index, index.sample(criteria, SUGGEST_CANDIDATES))
+      : await searchRepository.suggestCandidates(db, criteria, SUGGEST_CANDIDATES);
     // An entry names one parcel only if every match was seen; from a sample it may stand for many.
     const complete = candidates.length < SUGGEST_CANDIDATES;
     return rankSuggestions(candidates, prefixes, codes, q ?? '', words, complete);
@@ -337,7 +382,9 @@ export const searchService = {
     if (!perDb) landBuildingCache.set(db, (perDb = new Map()));
     let options = perDb.get(rollId);
     if (!options) {
-      options = searchRepository.landBuilding(db, rollId).then((r) => ({
+      const index = await indexOf(db, client);
+      const found = index ? Promise.resolve(index.landBuilding()) : searchRepository.landBuilding(db, rollId);
+      options = found.then((r) => ({
         landType: r.landTypes.sort(byName),
         buildingStyle: r.buildingStyles.sort(byName),
       }));

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
-import '@/styles/public.css';
+import { SkipNav } from '@/components/ui/skip-nav';
 
 export const PORTAL_TITLE = 'Online Property Portal';
 
@@ -21,17 +21,7 @@ export function PublicLayout({ children, owner, town }: PublicLayoutProps) {
   const year = new Date().getFullYear();
   return (
     <div className="opp-page">
-      <a
-        className="usa-skipnav"
-        href="#main-content"
-        onClick={(e) => {
-          // The router would treat the hash as a navigation; moving focus is what the link is for.
-          e.preventDefault();
-          document.getElementById('main-content')?.focus();
-        }}
-      >
-        Skip to main content
-      </a>
+      <SkipNav />
       <header className="opp-header">
         <div className="opp-header__inner">
           <Link className="opp-header__title" to={paths.home.getHref()}>

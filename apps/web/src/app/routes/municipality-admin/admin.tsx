@@ -1,6 +1,8 @@
-import { useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
 import { canAdministerClient, type User } from '@opp/contracts';
 import { paths } from '@/config/paths';
+import { useEnrolmentGate } from '@/features/account-security/hooks/use-enrolment-gate';
+import { securityPaths } from '@/features/account-security/paths';
 import { useVerifyStoredLogin } from '@/features/auth/api/get-current-user';
 import { logout } from '@/features/auth/api/logout';
 import { LoginPage } from '@/features/auth/components/login-page';
@@ -17,9 +19,11 @@ const asActor = (u: User) => ({ id: u.UserId, roleId: u.RoleID, manages: u.Manag
 /**
  * Spec §2 /{state}/{city}/admin: the login page while nobody is signed in or the signed-in user may not
  * administer this town (RoleID 1 may administer every town), otherwise the municipality admin screen.
+ * An admin who must turn on two-factor sign-in first is sent to do so, and comes back here afterwards.
  */
 export function Component() {
   const { state = '', city = '' } = useParams();
+  const location = useLocation();
   const user = useAuthUser();
   useVerifyStoredLogin(user ? authStore.getUserId() : null);
   const client = useAdminClient(state, city);
@@ -30,6 +34,7 @@ export function Component() {
   const townLabel = town ? `${town.City}, ${town.StateProvince}` : `${city}, ${state}`;
   useDocumentTitle(allowed ? `Admin: ${townLabel}` : `Log in: ${townLabel}`);
   const searchHref = paths.search.getHref(town?.StateProvince ?? state, town?.City ?? city);
+  const gate = useEnrolmentGate(allowed ? user : null);
 
   // Signed out, the same URL shows the login page again.
   const handleLogout = () => void logout();
@@ -56,10 +61,23 @@ export function Component() {
     );
   }
 
+  if (gate === 'enrol')
+    return (
+      <Navigate
+        to={securityPaths.municipality.getHref(state, city, location.pathname + location.search)}
+        replace
+      />
+    );
+
   return (
-    <AdminLayout username={user.Username} onLogout={handleLogout} searchHref={searchHref}>
+    <AdminLayout
+      username={user.Username}
+      onLogout={handleLogout}
+      searchHref={searchHref}
+      securityHref={securityPaths.municipality.getHref(state, city)}
+    >
       <main id="main-content" tabIndex={-1} className="opp-admin-main">
-        <MunicipalityAdmin client={town} me={user} />
+        {gate === 'checking' ? <p role="status">Loading…</p> : <MunicipalityAdmin client={town} me={user} />}
       </main>
     </AdminLayout>
   );

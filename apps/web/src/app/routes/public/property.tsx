@@ -32,7 +32,9 @@ export function Component() {
   useAlertRedirect(
     municipality.isError
       ? 'Unable to find property, invalid Client ID.'
-      : property.isError
+      : // The record may be requested before the town is known (prefetch-public-page.ts): its failure
+        // means "no such property" only once the town is found.
+        municipality.isSuccess && property.isError
         ? 'Unable to find property, invalid property.'
         : null,
   );

@@ -21,7 +21,12 @@ export function TownHeading({ client, as: Tag = 'h1', children }: TownHeadingPro
     <div className={`opp-town${client.BannerImage ? ' opp-town--banner' : ''}`}>
       <Tag className="opp-town__heading">
         {client.BannerImage ? (
-          <img className="opp-town__banner" src={fileImageUrl(client.BannerImage)} alt={label} />
+          <img
+            className="opp-town__banner"
+            src={fileImageUrl(client.BannerImage)}
+            alt={label}
+            fetchPriority="high"
+          />
         ) : (
           townName(client)
         )}

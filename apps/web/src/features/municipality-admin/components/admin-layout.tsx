@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import '../municipality-admin.css';
+import { SkipNav } from '@/components/ui/skip-nav';
 
 export interface AdminLayoutProps {
   children: ReactNode;
@@ -9,22 +10,15 @@ export interface AdminLayoutProps {
   username: string | null;
   onLogout: () => void;
   searchHref: string;
+  /** The account security page (two-factor sign-in), linked while someone is signed in. */
+  securityHref?: string;
 }
 
 /** The municipality admin's own header (username, Log out, back to search) around the page. */
-export function AdminLayout({ children, username, onLogout, searchHref }: AdminLayoutProps) {
+export function AdminLayout({ children, username, onLogout, searchHref, securityHref }: AdminLayoutProps) {
   return (
     <div className="opp-admin-page">
-      <a
-        className="usa-skipnav"
-        href="#main-content"
-        onClick={(e) => {
-          e.preventDefault();
-          document.getElementById('main-content')?.focus();
-        }}
-      >
-        Skip to main content
-      </a>
+      <SkipNav />
       <header className="opp-admin-header">
         <div className="opp-admin-header__inner">
           <Link className="opp-admin-header__title" to={paths.home.getHref()}>
@@ -37,6 +31,7 @@ export function AdminLayout({ children, username, onLogout, searchHref }: AdminL
                 <span className="opp-admin-header__user">
                   Signed in as <strong>{username}</strong>
                 </span>
+                {securityHref ? <Link to={securityHref}>Account security</Link> : null}
                 <button
                   type="button"
                   className="usa-button usa-button--outline usa-button--inverse"

@@ -6,10 +6,18 @@ export interface ConsoleHeaderProps {
   username: string;
   onLogout: () => void;
   loggingOut?: boolean;
+  /** The account security page (two-factor sign-in); no link when absent. */
+  securityHref?: string;
 }
 
 /** Spec §2: the console's own header: title link home, the signed-in username, Log out. */
-export function ConsoleHeader({ providerName, username, onLogout, loggingOut = false }: ConsoleHeaderProps) {
+export function ConsoleHeader({
+  providerName,
+  username,
+  onLogout,
+  loggingOut = false,
+  securityHref,
+}: ConsoleHeaderProps) {
   return (
     <header className="opp-console-header">
       <div className="opp-console-header__inner">
@@ -20,6 +28,11 @@ export function ConsoleHeader({ providerName, username, onLogout, loggingOut = f
           <span>
             Signed in as <strong>{username}</strong>
           </span>
+          {securityHref ? (
+            <Link className="opp-console-header__link" to={securityHref}>
+              Account security
+            </Link>
+          ) : null}
           <button
             type="button"
             className="usa-button usa-button--outline usa-button--inverse margin-right-0"

@@ -7,9 +7,17 @@ import { ClientsPanel } from './clients-panel';
 import { ConsoleHeader } from './console-header';
 import { ProviderAdminsPanel } from './provider-admins-panel';
 import '../provider-console.css';
+import { SkipNav } from '@/components/ui/skip-nav';
+
+export interface ProviderConsoleProps {
+  user: User;
+  providerName: string;
+  /** The account security page, linked from the header. */
+  securityHref?: string;
+}
 
 /** The signed-in provider admin's console: clients (with roll publishing) and provider administrators. */
-export function ProviderConsole({ user, providerName }: { user: User; providerName: string }) {
+export function ProviderConsole({ user, providerName, securityHref }: ProviderConsoleProps) {
   const queryClient = useQueryClient();
   const [loggingOut, setLoggingOut] = useState(false);
 
@@ -22,21 +30,13 @@ export function ProviderConsole({ user, providerName }: { user: User; providerNa
 
   return (
     <div className="opp-console">
-      <a
-        className="usa-skipnav"
-        href="#main-content"
-        onClick={(e) => {
-          e.preventDefault();
-          document.getElementById('main-content')?.focus();
-        }}
-      >
-        Skip to main content
-      </a>
+      <SkipNav />
       <ConsoleHeader
         providerName={providerName}
         username={user.Username}
         loggingOut={loggingOut}
         onLogout={() => void handleLogout()}
+        securityHref={securityHref}
       />
       <main id="main-content" tabIndex={-1} className="opp-console__main grid-container">
         <h1 className="margin-top-4">Provider console</h1>

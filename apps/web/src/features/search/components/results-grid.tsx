@@ -9,6 +9,7 @@ import {
   saleDateText,
   salePriceText,
 } from './result-fields';
+import { useFirstRowsFirst } from '../hooks/use-first-rows-first';
 
 /** Grid view: one card per result; the whole card is the link's click target. */
 export function ResultsGrid({
@@ -18,9 +19,10 @@ export function ResultsGrid({
   results: PropertySummary[];
   hrefFor: (account: string) => string;
 }) {
+  const cards = useFirstRowsFirst(results);
   return (
     <ul className="opp-grid" aria-label="Search results">
-      {results.map((p) => {
+      {cards.map((p) => {
         const location = locationText(p);
         const price = salePriceText(p);
         return (

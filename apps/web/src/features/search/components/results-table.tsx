@@ -1,5 +1,6 @@
 import type { PropertySummary, SortColumn } from '@opp/contracts';
 import { Link, useNavigate } from 'react-router';
+import { useFirstRowsFirst } from '../hooks/use-first-rows-first';
 import { SORT_OPTIONS, type SortState } from '../utils/search-state';
 import {
   acresText,
@@ -25,6 +26,7 @@ export interface ResultsViewProps {
  */
 export function ResultsTable({ results, sort, onSort, hrefFor }: ResultsViewProps) {
   const navigate = useNavigate();
+  const rows = useFirstRowsFirst(results);
   const activeLabel = SORT_OPTIONS.find((o) => o.column === sort.sortby)?.label ?? sort.sortby;
   return (
     <table className="usa-table usa-table--borderless opp-results-table">
@@ -54,7 +56,7 @@ export function ResultsTable({ results, sort, onSort, hrefFor }: ResultsViewProp
         </tr>
       </thead>
       <tbody>
-        {results.map((p) => {
+        {rows.map((p) => {
           const href = hrefFor(p.Account);
           const owners = ownerNames(p);
           return (

@@ -157,6 +157,14 @@ export function SearchScreen({ clientId, state, city }: SearchScreenProps) {
               >
                 <DownloadIcon size={20} /> Download CSV
               </a>
+            ) : !data && result.isPending ? (
+              // Holds the button's place while the first page loads: the toolbar does not reflow when it comes.
+              <span
+                className="usa-button usa-button--outline opp-toolbar__btn opp-placeholder"
+                aria-hidden="true"
+              >
+                <DownloadIcon size={20} /> Download CSV
+              </span>
             ) : null}
           </div>
         </div>

@@ -41,26 +41,6 @@ const ctx = {} as { app: FastifyInstance; db: Db };
 let testDb: TestDatabase;
 let w: World;
 let writes: () => Promise<number>;
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  ctx.db = testDb.database.db;
-  ctx.app = await buildApp({
-    config: testConfig({
-      publicRateLimitPerMinute: 1_000_000,
-      exportRateLimitPerMinute: 1_000_000,
-      logLevel: 'error',
-    }),
-    database: testDb.database,
-    logStream,
-  });
-  await ctx.app.ready();
-  w = await buildWorld(ctx.app, ctx.db);
-  writes = await installWriteProbe(ctx.db);
-}, 120_000);
-afterAll(async () => {
-  await ctx.app?.close();
-  await testDb?.drop();
-});
 
 const INTERNALS =
   /\n\s+at |\bat \S+ \(\/|node:internal|node_modules|\/work\/|Failed query|syntax error at|relation "|column "|violates [a-z ]*constraint|duplicate key value|invalid input syntax|current transaction is aborted|PGlite|drizzle|ECONN|TypeError|ReferenceError|RangeError|Maximum call stack/i;
@@ -284,98 +264,126 @@ function caseArbitrary(method: string, routeUrl: string, req: MatrixRequest, bas
   return fc.oneof(...cases);
 }
 
-describe('fuzzing every route', () => {
-  it(`survives ${RUNS} hostile requests per route: 0 answers ≥ 500, no internals, 0 writes from refusals`, async () => {
-    const only = process.env.FUZZ_ONLY;
-    const routes = ctx.app.routeInventory.filter(
-      (r) => r.url.startsWith('/api/') && (!only || `${r.method} ${r.url}`.includes(only)),
-    );
-    const problems: string[] = [];
-    let total = 0;
-    let refused = 0;
-    let over500 = 0;
-    let refusedWrites = 0;
-    const started = Date.now();
-    for (const route of routes) {
-      const entryKey = route.url === '/api/*' ? 'ANY /api/*' : `${route.method} ${route.url}`;
-      const entry = AUTHZ_MATRIX[entryKey];
-      if (!entry) {
-        problems.push(`${entryKey}: no template in authz-matrix.ts`);
-        continue;
-      }
-      // Public routes are fuzzed as the public; the rest as a provider admin, who gets past every guard.
-      const isPublic = [entry.expect.anonymous].flat().some((st) => st < 400);
-      const caller = isPublic ? 'anonymous' : 'provider';
-      const template = await entry.request(w, caller);
-      const base = template.headers ?? w.headers[caller];
-      const arb = caseArbitrary(route.method, route.url, template, base);
-      // Reads never write, accepted or not: checked once for the whole route (cheaper than per request).
-      const readOnly = ['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(route.method);
-      let baseline = await writes();
-      const routeStart = Date.now();
-      let injectMs = 0;
-      await fc.assert(
-        fc.asyncProperty(arb, async (c) => {
-          total++;
-          lastError = '';
-          const t0 = performance.now();
-          const res = await ctx.app.inject({
-            method: c.method as InjectOptions['method'],
-            url: c.url,
-            headers: c.headers,
-            ...(c.payload === undefined ? {} : { payload: c.payload }),
-          });
-          injectMs += performance.now() - t0;
-          const where = () => `${c.method} ${c.url.slice(0, 160)} → ${res.statusCode}`;
-          if (res.statusCode >= 500) {
-            over500++;
-            const sent = c.payload === undefined ? '' : JSON.stringify(String(c.payload).slice(0, 300));
-            problems.push(`${where()} [${c.headers['content-type'] ?? ''}] ${sent} — ${lastError}`);
-          }
-          const secret = unsent(res.body, SECRETS, c);
-          if (secret) problems.push(`${where()}: "${secret}" in body`);
-          if (res.statusCode >= 400) refused++;
-          const internal = res.statusCode >= 400 ? unsent(res.body, INTERNALS, c) : null;
-          if (internal)
-            problems.push(`${where()}: internals ("${internal}") in body: ${res.body.slice(0, 300)}`);
-          if (readOnly) return;
-          if (res.statusCode >= 400) {
-            const now = await writes();
-            if (now !== baseline) {
-              refusedWrites++;
-              problems.push(`${where()}: refused but wrote ${now - baseline} rows`);
-              baseline = now;
-            }
-          } else {
-            rememberStored(c);
-            // An accepted request may write (and a roll upload keeps writing in the background).
-            if (route.url.startsWith('/api/rolls')) await waitForImports(ctx.db);
-            baseline = await writes();
-          }
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      );
-      if (readOnly && (await writes()) !== baseline) {
-        refusedWrites++;
-        problems.push(`${route.method} ${route.url}: a read wrote ${(await writes()) - baseline} rows`);
-      }
-      if (process.env.FUZZ_VERBOSE)
-        console.log(`  ${entryKey}: ${Date.now() - routeStart} ms (${injectMs.toFixed(0)} ms in requests)`);
-    }
-    const secs = ((Date.now() - started) / 1000).toFixed(1);
-    console.log(
-      `fuzz: ${routes.length} routes, ${total} requests (${refused} refused), ${over500} answers ≥ 500, ` +
-        `${refusedWrites} writes from refused requests, ${problems.length} problems; ${secs} s, seed ${SEED}, ${testEngine}`,
-    );
-    expect(problems.slice(0, 30)).toEqual([]);
-    expect(total).toBeGreaterThanOrEqual(routes.length * RUNS);
-  }, 1_800_000);
-});
-
-// Keep the dictionary honest: it must hold the inputs the issue names.
-describe('the hostile dictionary', () => {
-  it('includes 1e309, Infinity, NUL, SQL and regex metacharacters and path traversal', () => {
-    for (const s of ['1e309', 'Infinity', '\u0000', "' OR '1'='1", '(a+)+$', '../../../../etc/passwd'])
-      expect(HOSTILE_TEXT).toContain(s);
+/**
+ * The suite for one share of the routes (every `parts`-th route, starting at `part`): the fuzz-N test
+ * files each run one part, so the runner spreads the 1,000-requests-per-route work over its workers.
+ */
+export function fuzzSuite(part: number, parts: number) {
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    ctx.db = testDb.database.db;
+    ctx.app = await buildApp({
+      config: testConfig({
+        publicRateLimitPerMinute: 1_000_000,
+        exportRateLimitPerMinute: 1_000_000,
+        logLevel: 'error',
+      }),
+      database: testDb.database,
+      logStream,
+    });
+    await ctx.app.ready();
+    w = await buildWorld(ctx.app, ctx.db);
+    writes = await installWriteProbe(ctx.db);
+  }, 120_000);
+  afterAll(async () => {
+    await ctx.app?.close();
+    await testDb?.drop();
   });
-});
+
+  describe(`fuzzing every route (part ${part} of ${parts})`, () => {
+    it(`survives ${RUNS} hostile requests per route: 0 answers ≥ 500, no internals, 0 writes from refusals`, async () => {
+      const only = process.env.FUZZ_ONLY;
+      const routes = ctx.app.routeInventory
+        .filter((r) => r.url.startsWith('/api/') && (!only || `${r.method} ${r.url}`.includes(only)))
+        .filter((_r, i) => i % parts === part - 1);
+      const problems: string[] = [];
+      let total = 0;
+      let refused = 0;
+      let over500 = 0;
+      let refusedWrites = 0;
+      const started = Date.now();
+      for (const route of routes) {
+        const entryKey = route.url === '/api/*' ? 'ANY /api/*' : `${route.method} ${route.url}`;
+        const entry = AUTHZ_MATRIX[entryKey];
+        if (!entry) {
+          problems.push(`${entryKey}: no template in authz-matrix.ts`);
+          continue;
+        }
+        // Public routes are fuzzed as the public; the rest as a provider admin, who gets past every guard.
+        const isPublic = [entry.expect.anonymous].flat().some((st) => st < 400);
+        const caller = isPublic ? 'anonymous' : 'provider';
+        const template = await entry.request(w, caller);
+        const base = template.headers ?? w.headers[caller];
+        const arb = caseArbitrary(route.method, route.url, template, base);
+        // Reads never write, accepted or not: checked once for the whole route (cheaper than per request).
+        const readOnly = ['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(route.method);
+        let baseline = await writes();
+        const routeStart = Date.now();
+        let injectMs = 0;
+        await fc.assert(
+          fc.asyncProperty(arb, async (c) => {
+            total++;
+            lastError = '';
+            const t0 = performance.now();
+            const res = await ctx.app.inject({
+              method: c.method as InjectOptions['method'],
+              url: c.url,
+              headers: c.headers,
+              ...(c.payload === undefined ? {} : { payload: c.payload }),
+            });
+            injectMs += performance.now() - t0;
+            const where = () => `${c.method} ${c.url.slice(0, 160)} → ${res.statusCode}`;
+            if (res.statusCode >= 500) {
+              over500++;
+              const sent = c.payload === undefined ? '' : JSON.stringify(String(c.payload).slice(0, 300));
+              problems.push(`${where()} [${c.headers['content-type'] ?? ''}] ${sent} — ${lastError}`);
+            }
+            const secret = unsent(res.body, SECRETS, c);
+            if (secret) problems.push(`${where()}: "${secret}" in body`);
+            if (res.statusCode >= 400) refused++;
+            const internal = res.statusCode >= 400 ? unsent(res.body, INTERNALS, c) : null;
+            if (internal)
+              problems.push(`${where()}: internals ("${internal}") in body: ${res.body.slice(0, 300)}`);
+            if (readOnly) return;
+            if (res.statusCode >= 400) {
+              const now = await writes();
+              if (now !== baseline) {
+                refusedWrites++;
+                problems.push(`${where()}: refused but wrote ${now - baseline} rows`);
+                baseline = now;
+              }
+            } else {
+              rememberStored(c);
+              // An accepted request may write (and a roll upload keeps writing in the background).
+              if (route.url.startsWith('/api/rolls')) await waitForImports(ctx.db);
+              baseline = await writes();
+            }
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        );
+        if (readOnly && (await writes()) !== baseline) {
+          refusedWrites++;
+          problems.push(`${route.method} ${route.url}: a read wrote ${(await writes()) - baseline} rows`);
+        }
+        if (process.env.FUZZ_VERBOSE)
+          console.log(`  ${entryKey}: ${Date.now() - routeStart} ms (${injectMs.toFixed(0)} ms in requests)`);
+      }
+      const secs = ((Date.now() - started) / 1000).toFixed(1);
+      console.log(
+        `fuzz (part ${part} of ${parts}): ${routes.length} routes, ${total} requests (${refused} refused), ${over500} answers ≥ 500, ` +
+          `${refusedWrites} writes from refused requests, ${problems.length} problems; ${secs} s, seed ${SEED}, ${testEngine}`,
+      );
+      expect(problems.slice(0, 30)).toEqual([]);
+      expect(total).toBeGreaterThanOrEqual(routes.length * RUNS);
+    }, 1_800_000);
+  });
+
+  // Keep the dictionary honest: it must hold the inputs the issue names.
+  if (part === 1)
+    describe('the hostile dictionary', () => {
+      it('includes 1e309, Infinity, NUL, SQL and regex metacharacters and path traversal', () => {
+        for (const s of ['1e309', 'Infinity', '\u0000', "' OR '1'='1", '(a+)+$', '../../../../etc/passwd'])
+          expect(HOSTILE_TEXT).toContain(s);
+      });
+    });
+}

@@ -1,0 +1,232 @@
+import type { Executor } from '../../../db/database.ts';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { RollIndexBuilder, sortColumns, type RollIndex } from './roll-index.ts';
+import { rollIndexRepository } from './roll-index.repository.ts';
+
+/*
+ * The roll indexes of one database in this process: built lazily (or warmed at start), one build at a
+ * time, bounded by an LRU on their bytes. Keyed by roll id, an entry can never be wrong (a roll never
+ * changes once published), only wasted memory once its client has published another roll.
+ */
+
+export interface RollIndexOptions {
+  /** Rolls up to this many parcels are indexed before their first search is answered (a build takes ms). */
+  awaitUpTo: number;
+  /** All indexes of this process together stay under this many bytes (least recently used go first). */
+  memoryBytes: number;
+  /** Rows read per query while building. */
+  batch: number;
+  log?: {
+    info(obj: object, msg: string): void;
+    warn(obj: object, msg: string): void;
+  };
+}
+
+export interface RollIndexBuild {
+  rollId: number;
+  clientId: number;
+  parcels: number;
+  mb: number;
+  ms: number;
+}
+
+interface Entry {
+  index: RollIndex;
+  clientId: number;
+}
+
+/** A failed build is retried after this long (meanwhile the roll is searched with SQL). */
+const RETRY_AFTER_MS = 60_000;
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+export class RollIndexRegistry {
+  private readonly ready = new Map<number, Entry>();
+  private readonly building = new Map<number, Promise<RollIndex | null>>();
+  private readonly failedAt = new Map<number, number>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private warming: Promise<void> | null = null;
+  private closed = false;
+  /** The latest builds, newest last (for operations and the benchmark). */
+  readonly builds: RollIndexBuild[] = [];
+
+  constructor(
+    private readonly db: Executor,
+    private readonly options: RollIndexOptions,
+  ) {}
+
+  /**
+   * The roll's index when it is ready (or small enough to build now), else null: the caller answers
+   * with SQL while the index builds in the background.
+   */
+  async forRoll(clientId: number, rollId: number, parcelCount: number): Promise<RollIndex | null> {
+    const entry = this.ready.get(rollId);
+    if (entry) {
+      // Most recently used last.
+      this.ready.delete(rollId);
+      this.ready.set(rollId, entry);
+      return entry.index;
+    }
+    this.evictReplaced(clientId, rollId);
+    const pending = this.build(clientId, rollId);
+    if (!pending) return null;
+    return parcelCount <= this.options.awaitUpTo ? pending : null;
+  }
+
+  /** The state for operations: roll ids indexed and being built. */
+  state(): { ready: number[]; building: number[]; bytes: number } {
+    return {
+      ready: [...this.ready.keys()],
+      building: [...this.building.keys()],
+      bytes: [...this.ready.values()].reduce((sum, e) => sum + e.index.bytes, 0),
+    };
+  }
+
+  /** Builds the indexes of the largest active rolls, as many as the memory budget is likely to hold. */
+  warm(): Promise<void> {
+    this.warming = this.warmNow();
+    return this.warming;
+  }
+
+  /** Resolves once a warm-up started by warm() and every build since have finished (the benchmark waits). */
+  async settled(): Promise<void> {
+    await this.warming?.catch(() => {});
+    await this.idle();
+  }
+
+  private async warmNow(): Promise<void> {
+    const rolls = await rollIndexRepository.activeRolls(this.db);
+    // About 250 bytes a parcel; the LRU is the real bound, this only avoids building what it would evict.
+    let budget = this.options.memoryBytes;
+    for (const r of rolls) {
+      const estimate = r.parcelCount * 250;
+      if (estimate > budget) continue;
+      budget -= estimate;
+      this.build(r.clientId, r.rollId);
+    }
+    await this.idle();
+  }
+
+  /** Resolves when no build is queued or running. */
+  async idle(): Promise<void> {
+    for (;;) {
+      const q = this.queue;
+      await q.catch(() => {});
+      if (q === this.queue) return;
+    }
+  }
+
+  /** Stops building (between batches) and drops every index. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.idle();
+    this.ready.clear();
+  }
+
+  /** A client now serves another roll: its previous roll's index is only wasted memory. */
+  private evictReplaced(clientId: number, rollId: number) {
+    for (const [id, e] of this.ready) if (e.clientId === clientId && id !== rollId) this.ready.delete(id);
+  }
+
+  /** The build of a roll (shared by concurrent callers), or null when it cannot be built now. */
+  private build(clientId: number, rollId: number): Promise<RollIndex | null> | null {
+    if (this.closed) return null;
+    const ready = this.ready.get(rollId);
+    if (ready) return Promise.resolve(ready.index);
+    const running = this.building.get(rollId);
+    if (running) return running;
+    const failed = this.failedAt.get(rollId);
+    if (failed !== undefined && Date.now() - failed < RETRY_AFTER_MS) return null;
+    const promise = this.queue
+      .catch(() => {})
+      .then(() => this.read(clientId, rollId))
+      .then(
+        (index) => {
+          this.building.delete(rollId);
+          if (index) this.keep(clientId, index);
+          return index;
+        },
+        (err: unknown) => {
+          this.building.delete(rollId);
+          this.failedAt.set(rollId, Date.now());
+          if (!this.closed) this.options.log?.warn({ err, rollId }, 'search index build failed; using SQL');
+          return null;
+        },
+      );
+    this.building.set(rollId, promise);
+    this.queue = promise;
+    return promise;
+  }
+
+  private async read(clientId: number, rollId: number): Promise<RollIndex | null> {
+    const started = performance.now();
+    const builder = new RollIndexBuilder(rollId);
+    let after: string | null = null;
+    for (;;) {
+      if (this.closed) return null;
+      const rows = await rollIndexRepository.readBatch(this.db, rollId, after, this.options.batch);
+      for (const r of rows) builder.add(r);
+      if (rows.length < this.options.batch) break;
+      after = rows[rows.length - 1]!.account;
+    }
+    const index = await builder.finish(() => yieldToEventLoop());
+    // The order of every single-column sort, each a separate turn of the event loop.
+    for (const column of sortColumns)
+      for (const descending of [false, true]) {
+        if (this.closed) return null;
+        await yieldToEventLoop();
+        index.prepareOrder([{ column, descending }]);
+      }
+    const build: RollIndexBuild = {
+      rollId,
+      clientId,
+      parcels: index.size,
+      mb: mb(index.bytes),
+      ms: Math.round(performance.now() - started),
+    };
+    this.builds.push(build);
+    if (this.builds.length > 50) this.builds.shift();
+    this.options.log?.info(build, 'search index built');
+    return index;
+  }
+
+  private keep(clientId: number, index: RollIndex) {
+    if (this.closed) return;
+    this.evictReplaced(clientId, index.rollId);
+    this.ready.set(index.rollId, { index, clientId });
+    let total = this.state().bytes;
+    for (const [id, e] of this.ready) {
+      if (total <= this.options.memoryBytes || id === index.rollId) break;
+      total -= e.index.bytes;
+      this.ready.delete(id);
+    }
+  }
+}
+
+const registries = new WeakMap<object, RollIndexRegistry>();
+
+/** Gives a database a registry of roll indexes (the search routes do this when the app is built). */
+export function registerRollIndexes(db: Executor, options: RollIndexOptions): RollIndexRegistry {
+  const registry = new RollIndexRegistry(db, options);
+  registries.set(db, registry);
+  return registry;
+}
+
+export function unregisterRollIndexes(db: Executor, registry: RollIndexRegistry) {
+  if (registries.get(db) === registry) registries.delete(db);
+}
+
+/** Runs `fn` with the database's searches on the SQL path (tests of the fallback). */
+export async function withoutRollIndexes<T>(db: Executor, fn: () => Promise<T>): Promise<T> {
+  const registry = registries.get(db);
+  registries.delete(db);
+  try {
+    return await fn();
+  } finally {
+    if (registry) registries.set(db, registry);
+  }
+}
+
+/** The registry of a database, or undefined when indexes are off (every search then uses SQL). */
+export function rollIndexesOf(db: Executor): RollIndexRegistry | undefined {
+  return registries.get(db);
+}

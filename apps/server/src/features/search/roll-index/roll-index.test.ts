@@ -1,0 +1,296 @@
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { PropertyRecordInput, SortColumn } from '@opp/contracts';
+import { queryRows } from '../../../db/database.ts';
+import { setupTestApp } from '../../../../test/helpers.ts';
+import { buildClient, publishRoll } from '../../../../test/factories.ts';
+import { searchRepository, type SearchCriteria, type SortKey } from '../search.repository.ts';
+import { pageWindow } from '../search.service.ts';
+import { compareC, RollIndexBuilder, type RollIndex } from './roll-index.ts';
+import { rollIndexRepository } from './roll-index.repository.ts';
+
+/*
+ * The roll index must answer exactly as the SQL path does: the same rows in the same order and the
+ * exact total, for any words, codes, filters, sorts and pages. A generated town with the awkward cases
+ * (empty values, ties, accounts that differ only in case or leading zeros, accents, punctuated codes)
+ * and a few hundred generated searches, on whichever engine the run uses.
+ */
+
+const ctx = setupTestApp();
+const PARCELS = 2_500;
+
+/** A small seeded generator (mulberry32): the town is the same on every run. */
+function rng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SURNAMES = ['SMITH', 'SMITHSON', 'JOHNSON', "O'BRIEN", 'BRIEN', 'MÜLLER', 'NGUYEN', 'SMYTHE', 'LAKE'];
+const FIRST = ['CAROL V', 'JOHN', 'ANNE-MARIE', 'JOSÉ', 'J', 'MARY ANN', 'TRUST'];
+const STREETS = ['MAIN ST', 'MAIN STREET', 'HILL RD', 'LAKE SHORE DR', 'ROUTE 1', 'ELM AVE'];
+const LAND = ['WATERFRONT', 'WOODLAND', 'HOUSE LOT', 'FIELD'];
+const STYLES = ['CAPE', 'COLONIAL', 'RANCH', 'SPLIT LEVEL'];
+
+function town(): PropertyRecordInput[] {
+  const r = rng(8);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const maybe = <T>(p: number, v: () => T) => (r() < p ? v() : null);
+  return Array.from({ length: PARCELS }, (_, i) => {
+    // Accounts that tie on account_key: case and leading zeros.
+    const account = i % 97 === 0 ? `a${i}` : i % 89 === 0 ? `00${i}` : i % 2 ? `A${i}` : String(i);
+    const buildings = Math.floor(r() * 3);
+    return {
+      Account: account,
+      MapLot: maybe(0.9, () => `R${Math.floor(r() * 12)}-${Math.floor(r() * 150)}${pick(['', '-A', '.1'])}`),
+      Owners: Array.from({ length: 1 + Math.floor(r() * 2) }, () => ({
+        OwnerName: `${pick(SURNAMES)}, ${pick(FIRST)}`,
+      })).slice(0, r() < 0.05 ? 0 : 2),
+      StreetNumber: maybe(0.85, () => String(1 + Math.floor(r() * 300)) + (r() < 0.1 ? '-14' : '')),
+      Apartment: maybe(0.1, () => pick(['A', '2', 'UNIT 3'])),
+      StreetName: maybe(0.95, () => pick(STREETS)),
+      Book: maybe(0.7, () => String(1000 + Math.floor(r() * 50))),
+      Page: maybe(0.7, () => String(Math.floor(r() * 400))),
+      LandValue: maybe(0.9, () => 1000 * Math.floor(r() * 80)),
+      TotalBuildingValue: maybe(0.7, () => 5000 * Math.floor(r() * 60)),
+      TotalAcres: maybe(0.9, () => Math.round(r() * 2000) / 100),
+      Sales: Array.from({ length: Math.floor(r() * 3) }, () => ({
+        SaleDate: maybe(
+          0.9,
+          () => `20${10 + Math.floor(r() * 14)}-0${1 + Math.floor(r() * 9)}-1${Math.floor(r() * 9)}`,
+        ),
+        SalePrice: maybe(0.9, () => 10_000 * Math.floor(r() * 40)),
+      })),
+      Land: Array.from({ length: Math.floor(r() * 3) }, () => ({ LandDescription: pick(LAND) })),
+      Buildings: Array.from({ length: buildings }, () => ({
+        BuildingType: pick(STYLES),
+        Area: maybe(0.9, () => 800 + Math.floor(r() * 30) * 100),
+        Bedrooms: maybe(0.9, () => Math.floor(r() * 6)),
+        FullBaths: maybe(0.9, () => Math.floor(r() * 4)),
+        HalfBaths: maybe(0.5, () => Math.floor(r() * 2)),
+      })),
+      CommercialBuildings: r() < 0.1 ? [{ Class: 'C' }] : [],
+    } as PropertyRecordInput;
+  });
+}
+
+let rollId = 0;
+let index: RollIndex;
+let words: string[] = [];
+let codes: string[] = [];
+let rowWords: string[][] = [];
+
+async function buildIndex(batch: number): Promise<RollIndex> {
+  const builder = new RollIndexBuilder(rollId);
+  let after: string | null = null;
+  for (;;) {
+    const rows = await rollIndexRepository.readBatch(ctx.db, rollId, after, batch);
+    for (const r of rows) builder.add(r);
+    if (rows.length < batch) return await builder.finish();
+    after = rows[rows.length - 1]!.account;
+  }
+}
+
+beforeAll(async () => {
+  const client = await buildClient(ctx.db, { city: 'Differential' });
+  const { client: published } = await publishRoll(ctx.db, client.id, town());
+  rollId = published.activeRollId!;
+  // A batch size that does not divide the roll, so the keyset continuation is exercised.
+  index = await buildIndex(701);
+  rowWords = (
+    await queryRows<{ w: string[] }>(
+      ctx.db,
+      sql`select tsvector_to_array(search_doc) as w from properties where roll_id = ${rollId} order by account`,
+    )
+  ).map((r) => r.w);
+  words = (
+    await queryRows<{ w: string }>(
+      ctx.db,
+      sql`select distinct unnest(tsvector_to_array(search_doc)) as w from properties where roll_id = ${rollId}`,
+    )
+  ).map((r) => r.w);
+  codes = (
+    await queryRows<{ c: string }>(
+      ctx.db,
+      sql`select distinct unnest(codes) as c from properties where roll_id = ${rollId}`,
+    )
+  ).map((r) => r.c);
+}, 120_000);
+
+const COLUMNS: SortColumn[] = [
+  'MapLot',
+  'Name',
+  'Location',
+  'BuildingLand',
+  'Acres',
+  'SaleDate',
+  'SalePrice',
+];
+
+/** Mostly absent: a search with every filter set matches nothing, and teaches nothing. */
+const rarely = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: fc.constant(undefined), weight: 5 }, { arbitrary: arb, weight: 1 });
+
+const range = (max: number) =>
+  fc
+    .record({
+      min: fc.option(fc.integer({ min: 0, max }), { nil: undefined }),
+      max: fc.option(fc.integer({ min: 0, max }), { nil: undefined }),
+    })
+    .map((r) => (r.min === undefined && r.max === undefined ? { min: 0 } : r));
+
+/** Prefixes (1–8 letters) of some words of one parcel, so that several of them can match together. */
+const wordsOfOneRow = fc
+  .tuple(fc.nat(), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 8 })), { maxLength: 3 }))
+  .map(([row, picks]) => {
+    const own = rowWords[row % rowWords.length]!;
+    return picks.map(([i, len]) => own[i % own.length]!.slice(0, len));
+  });
+
+const criteriaArb = fc.record({
+  terms: wordsOfOneRow,
+  words: fc.oneof(
+    { arbitrary: fc.constant([] as string[]), weight: 4 },
+    { arbitrary: wordsOfOneRow.map((w) => w.slice(0, 1)), weight: 1 },
+    { arbitrary: fc.nat().map((i) => [words[i % words.length]!]), weight: 1 },
+  ),
+  recheckTerms: fc.oneof(
+    { arbitrary: fc.constant([] as string[]), weight: 4 },
+    { arbitrary: wordsOfOneRow.map((w) => w.slice(0, 1).map((t) => t.slice(0, 2))), weight: 1 },
+  ),
+  codes: fc.oneof(
+    { arbitrary: fc.constant([] as string[]), weight: 4 },
+    {
+      arbitrary: fc
+        .tuple(fc.nat(), fc.integer({ min: 1, max: 6 }))
+        .map(([i, len]) => [codes[i % codes.length]!.slice(0, len)]),
+      weight: 1,
+    },
+  ),
+  salePrice: rarely(range(400_000)),
+  saleDate: rarely(
+    fc.record(
+      {
+        from: fc.option(fc.constantFrom('2012-01-01', '2015-06-15', '2018-03-11'), { nil: undefined }),
+        to: fc.option(fc.constantFrom('2014-12-31', '2019-01-01', '2023-09-19'), { nil: undefined }),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
+  acres: rarely(range(20)),
+  livingArea: rarely(range(4000)),
+  landTypes: rarely(fc.subarray([...LAND, 'NOT A TYPE'], { minLength: 1 })),
+  buildingStyles: rarely(fc.subarray(STYLES, { minLength: 1 })),
+  minBedrooms: rarely(fc.integer({ min: 1, max: 6 })),
+  minBathrooms: rarely(fc.constantFrom(0.5, 1, 1.5, 2, 3)),
+  ownership: rarely(fc.record({ residential: fc.boolean(), commercial: fc.boolean() })),
+});
+
+const sortArb = fc
+  .shuffledSubarray(COLUMNS, { maxLength: 3 })
+  .chain((cols) =>
+    fc.tuple(...cols.map((column) => fc.boolean().map((descending): SortKey => ({ column, descending })))),
+  )
+  .map((keys) => (keys.length ? keys : [{ column: 'Name', descending: false } as SortKey]));
+
+async function sqlAnswer(c: SearchCriteria, sort: SortKey[], offset: number, limit: number) {
+  const total = await searchRepository.count(ctx.db, c);
+  const w = pageWindow(offset, limit, total);
+  const rows = w ? await searchRepository.page(ctx.db, c, sort, w, { fenced: true }) : [];
+  return { total, accounts: rows.map((r) => r.Account) };
+}
+
+function indexAnswer(c: SearchCriteria, sort: SortKey[], offset: number, limit: number) {
+  const found = index.search(c, sort, (total) => pageWindow(offset, limit, total));
+  return { total: found.total, accounts: found.rows.map((r) => index.account(r)) };
+}
+
+describe('roll index', () => {
+  it('answers every generated search exactly as the SQL path: same rows, same order, exact total', async () => {
+    const seen = { some: 0, many: 0, multiKey: 0 };
+    await fc.assert(
+      fc.asyncProperty(
+        criteriaArb,
+        sortArb,
+        fc.constantFrom(1, 3, 50, 500),
+        fc.nat(),
+        async (raw, sort, pageSize, pageSeed) => {
+          const c: SearchCriteria = { rollId, ...raw };
+          if (c.salePrice && c.salePrice.min === undefined && c.salePrice.max === undefined)
+            delete c.salePrice;
+          const total = index.search(c, sort, () => null).total;
+          if (total > 0) seen.some++;
+          if (total > 2_000) seen.many++;
+          if (sort.length > 1 && total > 0) seen.multiKey++;
+          const pages = Math.ceil(total / pageSize);
+          const page = pageSeed % (pages + 2);
+          const offset = page * pageSize;
+          const expected = await sqlAnswer(c, sort, offset, pageSize);
+          expect(
+            indexAnswer(c, sort, offset, pageSize),
+            JSON.stringify({ c, sort, offset, pageSize }),
+          ).toEqual(expected);
+        },
+      ),
+      { numRuns: 300, seed: 20261122 },
+    );
+    // The generated searches reach every path: small results sorted after matching, large ones walked.
+    expect(seen.some).toBeGreaterThan(60);
+    expect(seen.many).toBeGreaterThan(5);
+    expect(seen.multiKey).toBeGreaterThan(20);
+  }, 300_000);
+
+  it('orders every sort column both ways over the whole roll exactly as the database', async () => {
+    for (const column of COLUMNS)
+      for (const descending of [false, true]) {
+        const sort = [{ column, descending }];
+        const c: SearchCriteria = { rollId, terms: [], codes: [] };
+        expect(indexAnswer(c, sort, 0, PARCELS), `${column} ${descending}`).toEqual(
+          await sqlAnswer(c, sort, 0, PARCELS),
+        );
+      }
+  });
+
+  it('pages through a broad result from both ends without overlap or gaps', async () => {
+    const c: SearchCriteria = { rollId, terms: ['m'], codes: [] };
+    const sort: SortKey[] = [{ column: 'SalePrice', descending: true }];
+    const all: string[] = [];
+    const total = index.search(c, sort, () => null).total;
+    for (let offset = 0; offset < total; offset += 50) all.push(...indexAnswer(c, sort, offset, 50).accounts);
+    expect(all).toEqual((await sqlAnswer(c, sort, 0, total)).accounts);
+  });
+
+  it('builds the same index whatever the batch size', async () => {
+    const other = await buildIndex(PARCELS * 2);
+    const c: SearchCriteria = { rollId, terms: ['smi'], codes: [], acres: { min: 1 } };
+    const sort: SortKey[] = [{ column: 'Location', descending: false }];
+    expect(other.search(c, sort, (t) => pageWindow(0, 100, t))).toEqual(
+      index.search(c, sort, (t) => pageWindow(0, 100, t)),
+    );
+  });
+
+  it('lists the land types and building styles present', () => {
+    const { landTypes, buildingStyles } = index.landBuilding();
+    expect(landTypes.sort()).toEqual([...LAND].sort());
+    expect(buildingStyles.sort()).toEqual([...STYLES].sort());
+  });
+});
+
+describe('compareC', () => {
+  it('orders as UTF-8 bytes do, also beyond the Basic Multilingual Plane', () => {
+    const values = ['b', 'a', '\u{1F600}', '\uFB01', 'é', 'ab', ''];
+    const bytes = (s: string) => [...Buffer.from(s, 'utf8')];
+    const byBytes = [...values].sort((x, y) => {
+      const a = bytes(x);
+      const b = bytes(y);
+      for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+      return a.length - b.length;
+    });
+    expect([...values].sort(compareC)).toEqual(byBytes);
+  });
+});

@@ -1,0 +1,908 @@
+import type { SortColumn } from '@opp/contracts';
+import type { SearchCriteria, SortKey } from '../search.repository.ts';
+
+/*
+ * An in-process, immutable index of one published roll: everything a search, a suggest or an export
+ * needs to decide which parcels match and in which order, in typed arrays. The database then serves only
+ * the summaries of the rows shown (by primary key). A roll never changes once published, so the index
+ * can never go stale; each API node builds its own.
+ *
+ * Rows are numbered in account order (`account_key`, then `account`: the tie-break of every sort), so a
+ * row number compares as the tie-break does.
+ */
+
+/** One parcel as the builder reads it from the database. */
+export interface IndexSourceRow {
+  account: string;
+  accountKey: string;
+  mapLotKey: string | null;
+  nameKey: string | null;
+  locationKey: string | null;
+  buildingLand: number | null;
+  totalAcres: number | null;
+  saleDate: string | null;
+  salePrice: number | null;
+  livingArea: number | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  hasResidential: boolean;
+  hasCommercial: boolean;
+  landTypes: string[];
+  buildingStyles: string[];
+  /** The lexemes of `search_doc` (tsvector_to_array): exactly what the SQL path's tsquery matches. */
+  words: string[];
+  /** The `codes` column. */
+  codes: string[];
+}
+
+const SORT_COLUMNS: SortColumn[] = [
+  'MapLot',
+  'Name',
+  'Location',
+  'BuildingLand',
+  'Acres',
+  'SaleDate',
+  'SalePrice',
+];
+
+/** Results up to this size are sorted after matching; larger ones walk the cached order of the sort. */
+const SORT_MATCHES_UP_TO = 2_000;
+/** Cached full orders (one Uint32Array of the roll's size each): the 14 single-column sorts and a few more. */
+const MAX_CACHED_ORDERS = 20;
+
+/** A Uint32Array that grows (the builder does not know the roll's size or word count up front). */
+class GrowU32 {
+  data = new Uint32Array(1024);
+  length = 0;
+  push(v: number) {
+    if (this.length === this.data.length) {
+      const next = new Uint32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  trimmed(): Uint32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/**
+ * String order as PostgreSQL's `collate "C"` compares (UTF-8 bytes, i.e. code points). JavaScript's `<`
+ * compares UTF-16 code units, which differs only when a character outside the Basic Multilingual Plane
+ * meets one in U+E000–U+FFFF; only strings holding a surrogate take the slow path.
+ */
+const SURROGATE = /[\uD800-\uDFFF]/;
+export function compareC(a: string, b: string): number {
+  if (a === b) return 0;
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : 1;
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done) return y.done ? 0 : -1;
+    if (y.done) return 1;
+    const cx = x.value.codePointAt(0)!;
+    const cy = y.value.codePointAt(0)!;
+    if (cx !== cy) return cx < cy ? -1 : 1;
+  }
+}
+
+const dayOf = (isoDate: string) => {
+  const [y, m, d] = isoDate.slice(0, 10).split('-').map(Number);
+  return Date.UTC(y!, m! - 1, d!) / 86_400_000;
+};
+
+/** Permutes a CSR list (per-row slices) into a new row order. */
+function permuteCsr(off: Uint32Array, data: Uint32Array, loadOfRow: Uint32Array) {
+  const n = loadOfRow.length;
+  const newOff = new Uint32Array(n + 1);
+  for (let r = 0; r < n; r++) {
+    const l = loadOfRow[r]!;
+    newOff[r + 1] = newOff[r]! + (off[l + 1]! - off[l]!);
+  }
+  const newData = new Uint32Array(newOff[n]!);
+  for (let r = 0; r < n; r++) {
+    const l = loadOfRow[r]!;
+    newData.set(data.subarray(off[l]!, off[l + 1]!), newOff[r]!);
+  }
+  return { off: newOff, data: newData };
+}
+
+function permuteF64(values: Float64Array, loadOfRow: Uint32Array) {
+  const out = new Float64Array(values.length);
+  for (let r = 0; r < loadOfRow.length; r++) out[r] = values[loadOfRow[r]!]!;
+  return out;
+}
+
+/** Dense ranks (0..R-1, nulls = R) of a column, so every sort compares small integers. */
+interface Ranks {
+  ranks: Uint32Array;
+  /** R: the number of distinct non-null values; also the rank of a null. */
+  distinct: number;
+}
+
+/** Sorts strings as collate "C" does, natively unless a surrogate makes UTF-16 order differ. */
+function sortC(values: string[]): string[] {
+  return values.some((v) => SURROGATE.test(v)) ? values.sort(compareC) : values.sort();
+}
+
+function textRanks(values: Array<string | null>): Ranks {
+  const unique = sortC([...new Set(values.filter((v): v is string => v !== null))]);
+  const rankOf = new Map<string, number>();
+  unique.forEach((v, i) => rankOf.set(v, i));
+  const ranks = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    ranks[i] = v === null || v === undefined ? unique.length : rankOf.get(v)!;
+  }
+  return { ranks, distinct: unique.length };
+}
+
+function numberRanks(values: Float64Array): Ranks {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort();
+  let u = 0;
+  for (let i = 0; i < sorted.length; i++)
+    if (i === 0 || sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i]!;
+  const unique = sorted.subarray(0, u);
+  const ranks = new Uint32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (Number.isNaN(v)) {
+      ranks[i] = u;
+      continue;
+    }
+    let lo = 0;
+    let hi = u;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (unique[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    ranks[i] = lo;
+  }
+  return { ranks, distinct: u };
+}
+
+/** A dictionary of values (land types, building styles) and each row's ids of them. */
+interface ValueLists {
+  values: string[];
+  off: Uint32Array;
+  ids: Uint32Array;
+  /** Inverted: the rows holding each value (CSR by value id, rows ascending). */
+  rowOff: Uint32Array;
+  rows: Uint32Array;
+}
+
+/** The rows in ascending order of a dense rank (ties by row). */
+function orderByRanks(ranks: Uint32Array): Uint32Array {
+  const n = ranks.length;
+  const keys = new Float64Array(n);
+  for (let row = 0; row < n; row++) keys[row] = ranks[row]! * n + row;
+  keys.sort();
+  return Uint32Array.from(keys, (v) => v % n);
+}
+
+/** The rows whose flags include `bit`. */
+function rowsWith(flags: Uint8Array, bit: number): Uint32Array {
+  const out = new GrowU32();
+  for (let row = 0; row < flags.length; row++) if (flags[row]! & bit) out.push(row);
+  return out.trimmed();
+}
+
+class ValueListsBuilder {
+  private readonly idOf = new Map<string, number>();
+  readonly values: string[] = [];
+  off = new GrowU32();
+  ids = new GrowU32();
+  constructor() {
+    this.off.push(0);
+  }
+  add(list: string[]) {
+    for (const v of list) {
+      let id = this.idOf.get(v);
+      if (id === undefined) {
+        id = this.values.length;
+        this.idOf.set(v, id);
+        this.values.push(v);
+      }
+      this.ids.push(id);
+    }
+    this.off.push(this.ids.length);
+  }
+  finish(loadOfRow: Uint32Array): ValueLists {
+    const p = permuteCsr(this.off.trimmed(), this.ids.trimmed(), loadOfRow);
+    const v = this.values.length;
+    const rowOff = new Uint32Array(v + 1);
+    for (let i = 0; i < p.data.length; i++) rowOff[p.data[i]! + 1]!++;
+    for (let i = 0; i < v; i++) rowOff[i + 1]! += rowOff[i]!;
+    const rows = new Uint32Array(p.data.length);
+    const fill = rowOff.slice(0, v);
+    for (let row = 0; row < loadOfRow.length; row++)
+      for (let j = p.off[row]!; j < p.off[row + 1]!; j++) rows[fill[p.data[j]!]!++] = row;
+    return { values: this.values, off: p.off, ids: p.data, rowOff, rows };
+  }
+}
+
+/** Reads a roll's rows (in any order) and produces the index. */
+export class RollIndexBuilder {
+  private readonly accounts: string[] = [];
+  private readonly accountKeys: string[] = [];
+  private readonly mapLotKeys: Array<string | null> = [];
+  private readonly nameKeys: Array<string | null> = [];
+  private readonly locationKeys: Array<string | null> = [];
+  private readonly numbers: Record<
+    'buildingLand' | 'totalAcres' | 'saleDay' | 'salePrice' | 'livingArea' | 'bedrooms' | 'bathrooms',
+    number[]
+  > = {
+    buildingLand: [],
+    totalAcres: [],
+    saleDay: [],
+    salePrice: [],
+    livingArea: [],
+    bedrooms: [],
+    bathrooms: [],
+  };
+  private readonly flags: number[] = [];
+  private readonly land = new ValueListsBuilder();
+  private readonly styles = new ValueListsBuilder();
+  private readonly wordIdOf = new Map<string, number>();
+  private readonly wordList: string[] = [];
+  private readonly fwdOff = new GrowU32();
+  private readonly fwd = new GrowU32();
+  private readonly codes: string[] = [];
+
+  constructor(readonly rollId: number) {
+    this.fwdOff.push(0);
+  }
+
+  get size() {
+    return this.accounts.length;
+  }
+
+  add(r: IndexSourceRow) {
+    this.accounts.push(r.account);
+    this.accountKeys.push(r.accountKey);
+    this.mapLotKeys.push(r.mapLotKey);
+    this.nameKeys.push(r.nameKey);
+    this.locationKeys.push(r.locationKey);
+    const n = this.numbers;
+    const num = (v: number | null) => (v === null || v === undefined ? NaN : v);
+    n.buildingLand.push(num(r.buildingLand));
+    n.totalAcres.push(num(r.totalAcres));
+    n.saleDay.push(r.saleDate ? dayOf(r.saleDate) : NaN);
+    n.salePrice.push(num(r.salePrice));
+    n.livingArea.push(num(r.livingArea));
+    n.bedrooms.push(num(r.bedrooms));
+    n.bathrooms.push(num(r.bathrooms));
+    this.flags.push((r.hasResidential ? 1 : 0) | (r.hasCommercial ? 2 : 0));
+    this.land.add(r.landTypes);
+    this.styles.add(r.buildingStyles);
+    for (const w of r.words) {
+      let id = this.wordIdOf.get(w);
+      if (id === undefined) {
+        id = this.wordList.length;
+        this.wordIdOf.set(w, id);
+        this.wordList.push(w);
+      }
+      this.fwd.push(id);
+    }
+    this.fwdOff.push(this.fwd.length);
+    // Each code followed by NUL: a prefix (no NUL in it) can only match within one code.
+    this.codes.push(r.codes.length ? `${r.codes.join('\0')}\0` : '');
+  }
+
+  /**
+   * The index. Its steps (sorting keys and words of up to a million rows, each up to about a second) are
+   * separated by `pause`, so a server can answer other requests between them.
+   */
+  async finish(pause: () => Promise<void> = async () => {}): Promise<RollIndex> {
+    const n = this.accounts.length;
+    // Account order: account_key bytewise, then the load order, which is the database's own order of
+    // `account` (the builder reads the roll by primary key), as the SQL tie-break `account_key, account`.
+    const accountRanks = textRanks(this.accountKeys).ranks;
+    const order = new Float64Array(n);
+    for (let l = 0; l < n; l++) order[l] = accountRanks[l]! * n + l;
+    order.sort();
+    const loadOfRow = Uint32Array.from(order, (v) => v % n);
+    await pause();
+    const pick = <T>(values: T[]) => Array.from(loadOfRow, (l) => values[l]!);
+    const f64 = (values: number[]) => permuteF64(Float64Array.from(values), loadOfRow);
+
+    await pause();
+    // Lexicon in sorted order: a prefix's words are then one contiguous range of ids.
+    const sortedWords = [...this.wordList].sort();
+    const newId = new Uint32Array(sortedWords.length);
+    sortedWords.forEach((w, i) => (newId[this.wordIdOf.get(w)!] = i));
+    const fwdRaw = this.fwd.trimmed();
+    for (let i = 0; i < fwdRaw.length; i++) fwdRaw[i] = newId[fwdRaw[i]!]!;
+    await pause();
+    const forward = permuteCsr(this.fwdOff.trimmed(), fwdRaw, loadOfRow);
+    const w = sortedWords.length;
+    const postOff = new Uint32Array(w + 1);
+    for (let i = 0; i < forward.data.length; i++) postOff[forward.data[i]! + 1]!++;
+    for (let i = 0; i < w; i++) postOff[i + 1]! += postOff[i]!;
+    const postings = new Uint32Array(forward.data.length);
+    const fill = postOff.slice(0, w);
+    for (let row = 0; row < n; row++)
+      for (let j = forward.off[row]!; j < forward.off[row + 1]!; j++)
+        postings[fill[forward.data[j]!]!++] = row;
+    await pause();
+    const lexOff = new Uint32Array(w + 1);
+    for (let i = 0; i < w; i++) lexOff[i + 1] = lexOff[i]! + sortedWords[i]!.length;
+
+    const accounts = pick(this.accounts);
+    const accOff = new Uint32Array(n + 1);
+    for (let i = 0; i < n; i++) accOff[i + 1] = accOff[i]! + accounts[i]!.length;
+    const codes = pick(this.codes);
+    const codeOff = new Uint32Array(n + 1);
+    for (let i = 0; i < n; i++) codeOff[i + 1] = codeOff[i]! + codes[i]!.length;
+
+    const nums = {
+      buildingLand: f64(this.numbers.buildingLand),
+      totalAcres: f64(this.numbers.totalAcres),
+      saleDay: f64(this.numbers.saleDay),
+      salePrice: f64(this.numbers.salePrice),
+      livingArea: f64(this.numbers.livingArea),
+      bedrooms: f64(this.numbers.bedrooms),
+      bathrooms: f64(this.numbers.bathrooms),
+    };
+    await pause();
+    const mapLotRanks = textRanks(pick(this.mapLotKeys));
+    await pause();
+    const nameRanks = textRanks(pick(this.nameKeys));
+    await pause();
+    const locationRanks = textRanks(pick(this.locationKeys));
+    await pause();
+    const ranks: Record<SortColumn, Ranks> = {
+      MapLot: mapLotRanks,
+      Name: nameRanks,
+      Location: locationRanks,
+      BuildingLand: numberRanks(nums.buildingLand),
+      Acres: numberRanks(nums.totalAcres),
+      SaleDate: numberRanks(nums.saleDay),
+      SalePrice: numberRanks(nums.salePrice),
+    };
+    await pause();
+    // A column's ascending order is also its sort order ascending (nulls last, ties by row): shared.
+    const valueOrders: Record<FilterColumn, Uint32Array> = {
+      salePrice: orderByRanks(ranks.SalePrice.ranks),
+      saleDay: orderByRanks(ranks.SaleDate.ranks),
+      acres: orderByRanks(ranks.Acres.ranks),
+      livingArea: orderByRanks(numberRanks(nums.livingArea).ranks),
+      bedrooms: orderByRanks(numberRanks(nums.bedrooms).ranks),
+      bathrooms: orderByRanks(numberRanks(nums.bathrooms).ranks),
+    };
+    const nonNull = {} as Record<FilterColumn, number>;
+    const filterValues: Record<FilterColumn, Float64Array> = {
+      salePrice: nums.salePrice,
+      saleDay: nums.saleDay,
+      acres: nums.totalAcres,
+      livingArea: nums.livingArea,
+      bedrooms: nums.bedrooms,
+      bathrooms: nums.bathrooms,
+    };
+    for (const column of FILTER_COLUMNS)
+      nonNull[column] = filterValues[column].reduce((k, v) => (Number.isNaN(v) ? k : k + 1), 0);
+    const flags = Uint8Array.from(pick(this.flags));
+    return new RollIndex({
+      rollId: this.rollId,
+      size: n,
+      accountText: accounts.join(''),
+      accOff,
+      lexicon: sortedWords.join(''),
+      lexOff,
+      postOff,
+      postings,
+      codeText: codes.join(''),
+      codeOff,
+      salePrice: nums.salePrice,
+      saleDay: nums.saleDay,
+      acres: nums.totalAcres,
+      livingArea: nums.livingArea,
+      bedrooms: nums.bedrooms,
+      bathrooms: nums.bathrooms,
+      flags,
+      flagRows: [new Uint32Array(0), rowsWith(flags, 1), rowsWith(flags, 2)],
+      valueOrders,
+      nonNull,
+      land: this.land.finish(loadOfRow),
+      styles: this.styles.finish(loadOfRow),
+      ranks,
+    });
+  }
+}
+
+interface RollIndexParts {
+  rollId: number;
+  size: number;
+  accountText: string;
+  accOff: Uint32Array;
+  lexicon: string;
+  lexOff: Uint32Array;
+  postOff: Uint32Array;
+  postings: Uint32Array;
+  codeText: string;
+  codeOff: Uint32Array;
+  salePrice: Float64Array;
+  saleDay: Float64Array;
+  acres: Float64Array;
+  livingArea: Float64Array;
+  bedrooms: Float64Array;
+  bathrooms: Float64Array;
+  flags: Uint8Array;
+  /** [unused, rows with a residence, rows with a commercial building]. */
+  flagRows: Uint32Array[];
+  valueOrders: Record<FilterColumn, Uint32Array>;
+  /** The number of rows with a value (not null) in each filter column: the head of its order. */
+  nonNull: Record<FilterColumn, number>;
+  land: ValueLists;
+  styles: ValueLists;
+  ranks: Record<SortColumn, Ranks>;
+}
+
+/** A word id range [lo, hi): the words one query term matches. */
+type Range = [number, number];
+
+/** The numeric filter columns, each with its rows in ascending order of value (nulls last). */
+type FilterColumn = 'salePrice' | 'saleDay' | 'acres' | 'livingArea' | 'bedrooms' | 'bathrooms';
+const FILTER_COLUMNS: FilterColumn[] = [
+  'salePrice',
+  'saleDay',
+  'acres',
+  'livingArea',
+  'bedrooms',
+  'bathrooms',
+];
+
+/** Part of a list of rows. */
+interface Slice {
+  rows: Uint32Array;
+  start: number;
+  end: number;
+}
+
+/** The rows that may pass a condition (all that do, and maybe repeated: then deduplicated). */
+interface Source {
+  slices: Slice[];
+  repeats: boolean;
+}
+
+interface Condition {
+  check: (row: number) => boolean;
+  source: Source | null;
+  /** For words: the word id range (its check depends on how many candidates it will see). */
+  words?: Range;
+}
+
+/** The matches of a search: rows in no particular order, and a membership test valid until the next query. */
+interface Matches {
+  /** null: every row of the roll matches. */
+  rows: Uint32Array | null;
+  count: number;
+}
+
+export class RollIndex {
+  readonly rollId: number;
+  readonly size: number;
+  private readonly p: RollIndexParts;
+  /** Generation-stamped membership: row r is in the current match set when stamp[r] === gen. */
+  private readonly stamp: Uint32Array;
+  private gen = 0;
+  private readonly orders = new Map<string, Uint32Array>();
+
+  constructor(parts: RollIndexParts) {
+    this.p = parts;
+    this.rollId = parts.rollId;
+    this.size = parts.size;
+    this.stamp = new Uint32Array(parts.size);
+    this.orders.set('SalePrice+', parts.valueOrders.salePrice);
+    this.orders.set('SaleDate+', parts.valueOrders.saleDay);
+    this.orders.set('Acres+', parts.valueOrders.acres);
+  }
+
+  /** Bytes held by the index (typed arrays, strings at one byte a character where they are Latin-1). */
+  get bytes(): number {
+    const p = this.p;
+    let b = p.accountText.length + p.lexicon.length + p.codeText.length;
+    const arrays: ArrayBufferView[] = [
+      p.accOff,
+      p.lexOff,
+      p.postOff,
+      p.postings,
+      p.codeOff,
+      p.salePrice,
+      p.saleDay,
+      p.acres,
+      p.livingArea,
+      p.bedrooms,
+      p.bathrooms,
+      p.flags,
+      p.land.off,
+      p.land.ids,
+      p.land.rowOff,
+      p.land.rows,
+      p.styles.off,
+      p.styles.ids,
+      p.styles.rowOff,
+      p.styles.rows,
+      ...p.flagRows,
+      this.stamp,
+      ...Object.values(p.ranks).map((r) => r.ranks),
+      ...Object.values(p.valueOrders),
+      ...this.orders.values(),
+    ];
+    // The ascending orders of three columns are both filter and sort orders: count each array once.
+    for (const a of new Set(arrays)) b += a.byteLength;
+    return b;
+  }
+
+  /** The land types and building styles present in the roll (unsorted). */
+  landBuilding(): { landTypes: string[]; buildingStyles: string[] } {
+    return { landTypes: [...this.p.land.values], buildingStyles: [...this.p.styles.values] };
+  }
+
+  account(row: number): string {
+    return this.p.accountText.slice(this.p.accOff[row], this.p.accOff[row + 1]);
+  }
+
+  private word(i: number): string {
+    return this.p.lexicon.slice(this.p.lexOff[i], this.p.lexOff[i + 1]);
+  }
+
+  /** The ids of the words starting with `prefix`: one contiguous range of the sorted lexicon. */
+  private prefixRange(prefix: string): Range {
+    const w = this.p.lexOff.length - 1;
+    let lo = 0;
+    let hi = w;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.word(mid) < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const start = lo;
+    hi = w;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.word(mid).startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return [start, lo];
+  }
+
+  private exactRange(word: string): Range {
+    const [lo, hi] = this.prefixRange(word);
+    return lo < hi && this.word(lo) === word ? [lo, lo + 1] : [lo, lo];
+  }
+
+  /** Rows [lo, hi) of a column's ascending order whose value lies in the range (nulls are never in it). */
+  private valueSlice(column: FilterColumn, r: { min?: number; max?: number }): Slice {
+    const order = this.p.valueOrders[column];
+    const values = this.p[column];
+    const bound = (below: (v: number) => boolean) => {
+      let lo = 0;
+      let hi = this.p.nonNull[column];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (below(values[order[mid]!]!)) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const { min, max } = r;
+    const lo = min === undefined ? 0 : bound((v) => v < min);
+    const hi = max === undefined ? this.p.nonNull[column] : bound((v) => v <= max);
+    return { rows: order, start: lo, end: Math.max(lo, hi) };
+  }
+
+  /**
+   * The criteria as conditions: each a check on one row and, where the index can list the rows that pass
+   * it (postings, a column's order, a dictionary value's rows), those candidates, whose count is O(1).
+   */
+  private conditionsOf(c: SearchCriteria): Condition[] {
+    const p = this.p;
+    const out: Condition[] = [];
+    const wordRanges: Range[] = [
+      ...c.terms.map((t) => this.prefixRange(t)),
+      ...(c.words ?? []).map((w) => this.exactRange(w)),
+      ...(c.recheckTerms ?? []).map((t) => this.prefixRange(t)),
+    ];
+    for (const range of wordRanges)
+      out.push({
+        check: () => true,
+        words: range,
+        // One word's postings hold each row once; a prefix's several words may repeat a row.
+        source: {
+          slices: [{ rows: p.postings, start: p.postOff[range[0]]!, end: p.postOff[range[1]]! }],
+          repeats: range[1] - range[0] > 1,
+        },
+      });
+    const range = (column: FilterColumn, r: { min?: number; max?: number } | undefined) => {
+      if (r?.min === undefined && r?.max === undefined) return;
+      const values = p[column];
+      const min = r.min ?? -Infinity;
+      const max = r.max ?? Infinity;
+      out.push({
+        check: (row) => values[row]! >= min && values[row]! <= max,
+        source: { slices: [this.valueSlice(column, r)], repeats: false },
+      });
+    };
+    range('salePrice', c.salePrice);
+    range('saleDay', {
+      min: c.saleDate?.from ? dayOf(c.saleDate.from) : undefined,
+      max: c.saleDate?.to ? dayOf(c.saleDate.to) : undefined,
+    });
+    range('acres', c.acres);
+    range('livingArea', c.livingArea);
+    range('bedrooms', c.minBedrooms === undefined ? undefined : { min: c.minBedrooms });
+    range('bathrooms', c.minBathrooms === undefined ? undefined : { min: c.minBathrooms });
+    const anyOf = (lists: ValueLists, wanted: string[] | undefined) => {
+      if (!wanted?.length) return;
+      const want = new Uint8Array(lists.values.length);
+      const slices: Slice[] = [];
+      lists.values.forEach((v, i) => {
+        if (!wanted.includes(v)) return;
+        want[i] = 1;
+        slices.push({ rows: lists.rows, start: lists.rowOff[i]!, end: lists.rowOff[i + 1]! });
+      });
+      out.push({
+        check: (row) => {
+          for (let j = lists.off[row]!; j < lists.off[row + 1]!; j++) if (want[lists.ids[j]!]) return true;
+          return false;
+        },
+        source: { slices, repeats: slices.length > 1 },
+      });
+    };
+    anyOf(p.land, c.landTypes);
+    anyOf(p.styles, c.buildingStyles);
+    const own = c.ownership;
+    const mask = (own?.residential ? 1 : 0) | (own?.commercial ? 2 : 0);
+    if (mask)
+      out.push({
+        check: (row) => (p.flags[row]! & mask) !== 0,
+        source: {
+          slices: [1, 2]
+            .filter((bit) => mask & bit)
+            .map((bit) => ({ rows: p.flagRows[bit]!, start: 0, end: p.flagRows[bit]!.length })),
+          repeats: mask === 3,
+        },
+      });
+    for (const code of c.codes)
+      out.push({
+        check: (row) => {
+          const end = p.codeOff[row + 1]!;
+          for (let pos = p.codeOff[row]!; pos < end; pos = p.codeText.indexOf('\0', pos) + 1)
+            if (p.codeText.startsWith(code, pos)) return true;
+          return false;
+        },
+        source: null,
+      });
+    return out;
+  }
+
+  /**
+   * A check that a row holds one of the words of a range: a binary search in each word's postings (rows
+   * ascending) when few candidates will be checked, else a mark on every row of the range's postings.
+   */
+  private wordCheck([lo, hi]: Range, candidates: number): (row: number) => boolean {
+    const { postOff, postings } = this.p;
+    const start = postOff[lo]!;
+    const end = postOff[hi]!;
+    if (start === end) return () => false;
+    if (candidates * (hi - lo) * 24 < end - start)
+      return (row) => {
+        for (let w = lo; w < hi; w++) {
+          let a = postOff[w]!;
+          let b = postOff[w + 1]!;
+          while (a < b) {
+            const m = (a + b) >>> 1;
+            if (postings[m]! < row) a = m + 1;
+            else b = m;
+          }
+          if (a < postOff[w + 1]! && postings[a] === row) return true;
+        }
+        return false;
+      };
+    const marked = new Uint8Array(this.size);
+    for (let j = start; j < end; j++) marked[postings[j]!] = 1;
+    return (row) => marked[row] === 1;
+  }
+
+  /**
+   * The rows matching the criteria (all of them unless `limit`), stamped for membership tests: the
+   * candidates of the most selective condition that lists its rows, each checked against the others
+   * (or one pass over the roll when no condition lists its rows).
+   */
+  private match(c: SearchCriteria, limit = Infinity): Matches {
+    const conditions = this.conditionsOf(c);
+    if (conditions.length === 0) return { rows: null, count: Math.min(this.size, limit) };
+    const stamp = this.stamp;
+    const sizeOf = (s: Source) => s.slices.reduce((n, x) => n + x.end - x.start, 0);
+    let best: Condition | null = null;
+    for (const cond of conditions)
+      if (cond.source && (!best || sizeOf(cond.source) < sizeOf(best.source!))) best = cond;
+    const candidates = best ? sizeOf(best.source!) : this.size;
+    const others = conditions
+      .filter((cond) => cond !== best)
+      .map((cond) => (cond.words ? this.wordCheck(cond.words, candidates) : cond.check));
+    const passes = (row: number) => {
+      for (const check of others) if (!check(row)) return false;
+      return true;
+    };
+    const out = new GrowU32();
+    if (best) {
+      const { slices, repeats } = best.source!;
+      const seen = this.nextGen();
+      for (const { rows, start, end } of slices)
+        for (let j = start; j < end && out.length < limit; j++) {
+          const row = rows[j]!;
+          if (repeats) {
+            if (stamp[row] === seen) continue;
+            stamp[row] = seen;
+          }
+          if (passes(row)) out.push(row);
+        }
+    } else for (let row = 0; row < this.size && out.length < limit; row++) if (passes(row)) out.push(row);
+    // Membership stamps after any dedupe stamps, so both can share one array.
+    const member = this.nextGen();
+    for (let i = 0; i < out.length; i++) stamp[out.data[i]!] = member;
+    return { rows: out.trimmed(), count: out.length };
+  }
+
+  private nextGen(): number {
+    if (this.gen === 0xffffffff) {
+      this.stamp.fill(0);
+      this.gen = 0;
+    }
+    return ++this.gen;
+  }
+
+  /** The sort key of a row for one sort column: nulls last in both directions. */
+  private keyOf(k: SortKey): { key: (row: number) => number; distinct: number } {
+    const { ranks, distinct } = this.p.ranks[k.column];
+    const key = k.descending
+      ? (row: number) => {
+          const r = ranks[row]!;
+          return r === distinct ? distinct : distinct - 1 - r;
+        }
+      : (row: number) => ranks[row]!;
+    return { key, distinct };
+  }
+
+  /**
+   * A dense composite rank of the sort keys (0..N), so that rank * N + row orders rows exactly as the
+   * SQL ORDER BY does (row = account order, the tie-break).
+   */
+  private compositeRank(sort: SortKey[]): Float64Array {
+    const n = this.size;
+    const first = this.keyOf(sort[0]!);
+    let composite = new Float64Array(n);
+    for (let row = 0; row < n; row++) composite[row] = first.key(row);
+    for (const k of sort.slice(1)) {
+      const next = this.keyOf(k);
+      const span = next.distinct + 1;
+      for (let row = 0; row < n; row++) composite[row] = composite[row]! * span + next.key(row);
+      // Re-densify so the next multiplication stays far below 2^53.
+      const sorted = composite.slice().sort();
+      let u = 0;
+      for (let i = 0; i < n; i++) if (i === 0 || sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i]!;
+      const dense = new Float64Array(n);
+      for (let row = 0; row < n; row++) {
+        const v = composite[row]!;
+        let lo = 0;
+        let hi = u;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (sorted[mid]! < v) lo = mid + 1;
+          else hi = mid;
+        }
+        dense[row] = lo;
+      }
+      composite = dense;
+    }
+    return composite;
+  }
+
+  /**
+   * Computes and caches the order of a sort ahead of its first search (the registry prepares the
+   * single-column sorts after a build, yielding between them, so no visitor waits for one).
+   */
+  prepareOrder(sort: SortKey[]): void {
+    this.orderOf(sort);
+  }
+
+  /** Every row in the sort's order, computed once per sort and cached (bounded). */
+  private orderOf(sort: SortKey[]): Uint32Array {
+    const id = sort.map((k) => `${k.column}${k.descending ? '-' : '+'}`).join(',');
+    const cached = this.orders.get(id);
+    if (cached) {
+      this.orders.delete(id);
+      this.orders.set(id, cached);
+      return cached;
+    }
+    const n = this.size;
+    const rank = this.compositeRank(sort);
+    const keys = new Float64Array(n);
+    for (let row = 0; row < n; row++) keys[row] = rank[row]! * n + row;
+    keys.sort();
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = keys[i]! % n;
+    if (this.orders.size >= MAX_CACHED_ORDERS) this.orders.delete(this.orders.keys().next().value!);
+    this.orders.set(id, order);
+    return order;
+  }
+
+  /** Sorts a few rows by the sort keys (then account order). */
+  private sortRows(rows: Uint32Array, sort: SortKey[]): Uint32Array {
+    const keys = sort.map((k) => this.keyOf(k).key);
+    if (keys.length === 1) {
+      const key = keys[0]!;
+      const n = this.size;
+      const v = new Float64Array(rows.length);
+      for (let i = 0; i < rows.length; i++) v[i] = key(rows[i]!) * n + rows[i]!;
+      v.sort();
+      return Uint32Array.from(v, (x) => x % n);
+    }
+    return rows.slice().sort((a, b) => {
+      for (const key of keys) {
+        const d = key(a) - key(b);
+        if (d !== 0) return d;
+      }
+      return a - b;
+    });
+  }
+
+  /**
+   * The rows of one page of the result in sort order, and the exact total. `window` receives the exact
+   * total and returns the slice to read (offset, limit, reverse: read from the end in mirror order), or
+   * null for a page past the end.
+   */
+  search(
+    c: SearchCriteria,
+    sort: SortKey[],
+    window: (total: number) => { offset: number; limit: number; reverse: boolean } | null,
+  ): { total: number; rows: number[] } {
+    const m = this.match(c);
+    const w = window(m.count);
+    if (!w || w.limit <= 0) return { total: m.count, rows: [] };
+    const { offset, limit, reverse } = w;
+    const n = this.size;
+    if (m.rows === null) {
+      const order = this.orderOf(sort);
+      const rows: number[] = [];
+      for (let i = offset; i < offset + limit && i < n; i++) rows.push(order[reverse ? n - 1 - i : i]!);
+      return { total: m.count, rows: reverse ? rows.reverse() : rows };
+    }
+    // Sorting the matches costs about M log M; walking the sort order costs about (offset + limit) / share.
+    const walk = ((offset + limit) * n) / Math.max(m.count, 1);
+    const sortCost = m.count * Math.log2(m.count + 1);
+    if (m.count <= SORT_MATCHES_UP_TO || sortCost < walk) {
+      const sorted = this.sortRows(m.rows, sort);
+      const rows: number[] = [];
+      for (let i = offset; i < offset + limit && i < sorted.length; i++)
+        rows.push(sorted[reverse ? sorted.length - 1 - i : i]!);
+      return { total: m.count, rows: reverse ? rows.reverse() : rows };
+    }
+    const order = this.orderOf(sort);
+    const gen = this.gen;
+    const rows: number[] = [];
+    let skip = offset;
+    for (let i = 0; i < n && rows.length < limit; i++) {
+      const row = order[reverse ? n - 1 - i : i]!;
+      if (this.stamp[row] !== gen) continue;
+      if (skip > 0) skip--;
+      else rows.push(row);
+    }
+    return { total: m.count, rows: reverse ? rows.reverse() : rows };
+  }
+
+  /** Up to `limit` matching rows, in account order for a single word, else in no particular order. */
+  sample(c: SearchCriteria, limit: number): number[] {
+    const m = this.match(c, limit);
+    if (m.rows === null) return Array.from({ length: m.count }, (_, i) => i);
+    return Array.from(m.rows);
+  }
+}
+
+export const sortColumns = SORT_COLUMNS;

@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildClient } from '../../test/factories.ts';
+import { setupTestApp } from '../../test/helpers.ts';
+
+// A built web app as `npm run build` leaves it: each text file with its .br and .gz beside it.
+const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-web-'));
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/app-1a2b.js"></script></head></html>';
+const SCRIPT = `export const words = ${JSON.stringify('property '.repeat(200))};\n`;
+const write = (file: string, text: string, compressed = true) => {
+  const full = path.join(webDist, file);
+  fs.mkdirSync(path.dirname(full), { recursive: true });
+  fs.writeFileSync(full, text);
+  if (!compressed) return;
+  fs.writeFileSync(`${full}.br`, zlib.brotliCompressSync(text));
+  fs.writeFileSync(`${full}.gz`, zlib.gzipSync(text));
+};
+write('index.html', INDEX);
+write('assets/app-1a2b.js', SCRIPT);
+write('assets/tiny-3c4d.css', 'a{}', false);
+write(
+  '.vite/route-preloads.json',
+  JSON.stringify({ search: ['/assets/search-5e6f.js'], property: ['/assets/property-7a8b.js', '"><x'] }),
+  false,
+);
+afterAll(() => fs.rmSync(webDist, { recursive: true, force: true }));
+
+const ctx = setupTestApp({ webDist });
+const get = (url: string, acceptEncoding?: string) =>
+  ctx.app.inject({ url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+
+describe('web app files', () => {
+  it('sends a browser that accepts brotli the brotli file, marked as varying by Accept-Encoding', async () => {
+    const res = await get('/assets/app-1a2b.js', 'gzip, deflate, br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(String(res.headers.vary)).toMatch(/accept-encoding/i);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(SCRIPT);
+    expect(res.rawPayload.length).toBeLessThan(SCRIPT.length / 5);
+  });
+
+  it('falls back to gzip, then to the file as is', async () => {
+    const gz = await get('/assets/app-1a2b.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(SCRIPT);
+
+    const plain = await get('/assets/app-1a2b.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(String(plain.headers.vary)).toMatch(/accept-encoding/i);
+    expect(plain.body).toBe(SCRIPT);
+
+    // A file too small to have been compressed is sent as is, even to a browser that accepts brotli.
+    const tiny = await get('/assets/tiny-3c4d.css', 'br');
+    expect(tiny.statusCode).toBe(200);
+    expect(tiny.headers['content-encoding']).toBeUndefined();
+    expect(tiny.headers['content-type']).toMatch(/text\/css/);
+    expect(tiny.body).toBe('a{}');
+  });
+
+  it('answers a client-side route with the compressed index.html, revalidated on every visit', async () => {
+    const res = await get('/Maine/Harrison/search?query=main', 'br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(INDEX);
+  });
+
+  it('answers a missing asset with 404, never with the app', async () => {
+    const res = await get('/assets/gone-9z9z.js', 'br');
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/text\/plain/);
+  });
+
+  it("carries the town and a preload of its banner on the town's pages: nothing waits for the API", async () => {
+    const town = await buildClient(ctx.db, {
+      city: 'Bannerton',
+      description: 'Town of </script><b>Bannerton',
+      bannerImage: 'town banner.png',
+    });
+    const plainTown = await buildClient(ctx.db, { city: 'Plainville', bannerImage: null });
+    const hint =
+      '<link rel="preload" as="image" href="/api/files/image/town%20banner.png" fetchpriority="high">';
+    const api = await ctx.app.inject(`/api/client/${town.id}`);
+    for (const url of ['/Maine/Bannerton', '/Maine/bannerton/search?query=x', '/ME/Bannerton/1234']) {
+      const res = await get(url, 'gzip');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const html = zlib.gunzipSync(res.rawPayload).toString();
+      expect(html).toContain(hint);
+      const data = /<script type="application\/json" id="opp-town">(.*?)<\/script>/.exec(html);
+      // Exactly what the API answers, and the title cannot close the element early.
+      expect(JSON.parse(data![1]!)).toEqual(api.json());
+      expect(data![1]).not.toContain('<');
+      // The route's own chunks download beside the entry script; nothing but asset paths is taken.
+      const chunk = url.endsWith('1234') ? 'property-7a8b' : 'search-5e6f';
+      expect(html).toContain(`<link rel="modulepreload" crossorigin href="/assets/${chunk}.js">`);
+      expect(html).not.toContain('<x');
+      // A record page also starts the record's request, at the URL the app asks for.
+      const recordHint =
+        '<link rel="preload" as="fetch" crossorigin href="/api/fullproperty/1234?city=Bannerton&amp;state=ME">';
+      if (url.endsWith('1234')) expect(html).toContain(recordHint);
+      else expect(html).not.toContain('/api/fullproperty/');
+    }
+    const plain = await get('/Maine/Plainville/search');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).not.toContain('rel="preload"');
+    expect(plain.body).toContain(`"ClientID":${plainTown.id}`);
+    // Nothing for an unknown town, the admin page or other paths.
+    for (const url of ['/Maine/Nowhere/search', '/Maine/Bannerton/admin', '/admin', '/']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(INDEX);
+    }
+  });
+});

@@ -1,0 +1,4 @@
+/** Per user: one browser may sign in as someone else after a logout. */
+export const twoFactorKeys = {
+  status: (userId: number) => ['two-factor', userId] as const,
+};

@@ -163,7 +163,7 @@ export async function waitForImports(db: Db, timeoutMs = 60_000): Promise<void> 
     if (running === 0 && sig === last) return;
     last = sig;
     if (Date.now() > until) throw new Error('an import is still running');
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
 

@@ -81,6 +81,7 @@ export function step(previous: ThrottleState | null, now: Date, policy: Throttle
 const identityKey = (identity: string) =>
   createHash('sha256').update(identity.trim().toLowerCase()).digest('hex');
 const ipKey = (ip: string | null) => addressKey(ip ?? 'unknown');
+const codeKey = (userId: number) => createHash('sha256').update(`\0two-factor:${userId}`).digest('hex');
 
 export class LoginThrottle {
   constructor(
@@ -93,12 +94,36 @@ export class LoginThrottle {
    * @throws 429 too_many_requests with Retry-After when either budget is spent.
    */
   async check(identity: string, ip: string | null): Promise<void> {
-    const now = this.clock();
-    const denied = await this.db.transaction(async (tx) => {
-      const counters: [ThrottleScope, string, ThrottlePolicy][] = [
+    await this.count(
+      [
         ['ip', ipKey(ip), IP_POLICY],
         ['user', identityKey(identity), USER_POLICY],
-      ];
+      ],
+      (scope) => `Too many sign-in attempts${scope === 'ip' ? ' from your address' : ''}`,
+    );
+  }
+
+  /**
+   * Counts one two-factor code typed by a signed-in admin (turning it on or off, new recovery codes):
+   * a stolen session must not be able to guess its way to those. The same budget and growing lock-outs
+   * as a sign-in, on a counter of its own (a NUL-prefixed key, which no username can produce).
+   * @throws 429 too_many_requests with Retry-After when the budget is spent.
+   */
+  async checkCode(userId: number): Promise<void> {
+    await this.count([['user', codeKey(userId), USER_POLICY]], () => 'Too many two-factor codes tried');
+  }
+
+  /** The code was right: its counter and lock-outs are cleared. */
+  async codeAccepted(userId: number): Promise<void> {
+    await loginThrottleRepository.remove(this.db, 'user', codeKey(userId));
+  }
+
+  private async count(
+    counters: [ThrottleScope, string, ThrottlePolicy][],
+    what: (scope: ThrottleScope) => string,
+  ): Promise<void> {
+    const now = this.clock();
+    const denied = await this.db.transaction(async (tx) => {
       for (const [scope, key, policy] of counters) {
         const result = step(await loginThrottleRepository.findForUpdate(tx, scope, key), now, policy);
         await loginThrottleRepository.save(tx, scope, key, result.state);
@@ -110,7 +135,7 @@ export class LoginThrottle {
       const minutes = Math.ceil(denied.retryAfterMs / 60_000);
       throw tooManyRequests(
         denied.retryAfterMs / 1000,
-        `Too many sign-in attempts${denied.scope === 'ip' ? ' from your address' : ''}; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+        `${what(denied.scope)}; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
       );
     }
   }

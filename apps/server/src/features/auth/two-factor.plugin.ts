@@ -18,6 +18,10 @@ export const twoFactorPlugin = fp(
     const service = new TwoFactorService(app.database.db, {
       issuer: app.config.providerName,
       requireForProvider: app.config.requireTotpForProvider,
+      guard: {
+        check: (userId) => app.loginThrottle.checkCode(userId),
+        accepted: (userId) => app.loginThrottle.codeAccepted(userId),
+      },
     });
     app.decorate('twoFactor', service);
     app.authService.useLoginHooks({

@@ -22,10 +22,18 @@ import {
   otpauthUri,
 } from './two-factor.totp.ts';
 
+/** Throttles the codes a signed-in admin types (LoginThrottle.checkCode / codeAccepted). */
+export interface CodeGuard {
+  /** @throws 429 when this account has tried too many codes. */
+  check(userId: number): Promise<void>;
+  accepted(userId: number): Promise<void>;
+}
+
 export interface TwoFactorOptions {
   issuer: string;
   requireForProvider: boolean;
   clock?: () => number;
+  guard?: CodeGuard;
 }
 
 export interface Who {
@@ -45,12 +53,14 @@ export const enrolmentRequired = () => new AppError(403, 'two_factor_required', 
  */
 export class TwoFactorService {
   private readonly clock: () => number;
+  private readonly guard: CodeGuard;
 
   constructor(
     private readonly db: Db,
     private readonly options: TwoFactorOptions,
   ) {
     this.clock = options.clock ?? Date.now;
+    this.guard = options.guard ?? { check: async () => {}, accepted: async () => {} };
   }
 
   /** Whether this signed-in user must enrol before doing anything else. */
@@ -93,6 +103,7 @@ export class TwoFactorService {
     const row = await this.load(user.id);
     if (row.totpEnabled) throw conflict('Two-factor sign-in is already on');
     if (!row.totpSecret) throw conflict('Start enrolment first: no authenticator secret was issued');
+    await this.guard.check(user.id);
     const step = matchStep(row.totpSecret, code.replace(/\s/g, ''), this.clock(), null);
     if (step === null)
       throw new AppError(400, 'validation_failed', 'Code: that code was not accepted', [
@@ -113,6 +124,7 @@ export class TwoFactorService {
         after: { TwoFactorEnabled: true },
       });
     });
+    await this.guard.accepted(user.id);
     return { Enabled: true, RecoveryCodes: codes };
   }
 
@@ -130,6 +142,7 @@ export class TwoFactorService {
       await twoFactorRepository.disable(this.db, user.id);
       return;
     }
+    await this.guard.check(user.id);
     await this.db.transaction(async (tx) => {
       if (!(await this.spendCode(tx, row.id, row.totpSecret, row.totpLastStep, code)))
         throw new AppError(400, 'validation_failed', 'Code: that code was not accepted', [
@@ -146,6 +159,7 @@ export class TwoFactorService {
         after: { TwoFactorEnabled: false },
       });
     });
+    await this.guard.accepted(user.id);
   }
 
   /**
@@ -167,6 +181,7 @@ export class TwoFactorService {
       throw new AppError(400, 'validation_failed', `Code: ${RECOVERY_CODES_NEED_APP_MESSAGE}`, [
         { field: 'Code', message: RECOVERY_CODES_NEED_APP_MESSAGE },
       ]);
+    await this.guard.check(user.id);
     const codes = generateRecoveryCodes();
     await this.db.transaction(async (tx) => {
       // Same one-time rule as at sign-in: only a step later than the last one used passes.
@@ -188,6 +203,7 @@ export class TwoFactorService {
         after: { CodesLeft: codes.length },
       });
     });
+    await this.guard.accepted(user.id);
     return { RecoveryCodes: codes };
   }
 

@@ -215,6 +215,31 @@ describe('signing in with two-factor on', () => {
     );
     expect(left[0]!.n).toBe(0);
   });
+
+  it('a signed-in session cannot guess codes: after 5 wrong ones even a right one gets 429; a right one resets the count', async () => {
+    const user = await buildUser(ctx.db, { roleId: 1, password: PASSWORD });
+    const headers = await authHeader(ctx.app, user.id);
+    const { secret } = await enrol(ctx, headers);
+    const wrong = nextCode(secret) === '222222' ? '333333' : '222222';
+    const post = (path: string, Code: string) =>
+      ctx.app.inject({ method: 'POST', url: `/api/two-factor/${path}`, headers, payload: { Code } });
+
+    for (let i = 0; i < 4; i++) expect((await post('disable', wrong)).statusCode).toBe(400);
+    const renewed = await post('recovery-codes', nextCode(secret));
+    expect(renewed.statusCode).toBe(200);
+    const recoveryCodes: string[] = renewed.json().RecoveryCodes;
+
+    // Turning it off and new recovery codes share one budget, apart from the sign-in's.
+    for (let i = 0; i < 5; i++)
+      expect((await post(i % 2 ? 'disable' : 'recovery-codes', wrong)).statusCode).toBe(400);
+    const locked = await post('disable', recoveryCodes[0]!);
+    expect(locked.statusCode).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(60);
+    expect(locked.json()).toMatchObject({ code: 'too_many_requests' });
+    expect(locked.json().message).toMatch(/Too many two-factor codes tried; try again in \d+ minutes/);
+    expect((await ctx.app.inject({ url: '/api/two-factor', headers })).json().Enabled).toBe(true);
+    expect((await login(ctx, user.username, recoveryCodes[1]!)).statusCode).toBe(200);
+  });
 });
 
 describe('new recovery codes', () => {

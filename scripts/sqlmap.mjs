@@ -16,6 +16,7 @@
 //
 // sqlmap's full output per target is kept in artifacts/sqlmap/<engine>/ (gitignored).
 // SQLMAP_ENGINES=pglite|postgres|pglite,postgres (default both), SQLMAP_ONLY=<parts of target names, comma-separated>,
+// SQLMAP_AT_ONCE=<n> targets tested at once per engine (default 3),
 // TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) as for the other tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,6 +27,7 @@ import pg from 'pg';
 
 const root = path.resolve(import.meta.dirname, '..');
 const budget = Number(process.env.SQLMAP_TARGET_SECONDS ?? 900);
+const atOnce = Number(process.env.SQLMAP_AT_ONCE ?? 3);
 const only = process.env.SQLMAP_ONLY;
 const engines = (process.env.SQLMAP_ENGINES ?? 'pglite,postgres').split(',').map((e) => e.trim());
 const artifacts = path.join(root, 'artifacts', 'sqlmap');
@@ -306,23 +308,35 @@ async function runEngine(engine) {
   try {
     running = await startPortal(store.env);
     const lookup = await (await fetch(`${running.base}/api/client/Maine/Denmark`)).json();
-    for (const target of targetsFor(running.base, lookup.ClientID)) {
-      if (only && !only.split(',').some((o) => target.name.includes(o) || target.slug.includes(o))) continue;
-      const r = await runSqlmap(engine, target);
-      results.push(r);
-      const state = r.confirmed.length
-        ? `INJECTABLE: ${r.confirmed.join(', ')}`
-        : r.timedOut
-          ? `OUT OF TIME (${budget} s)`
-          : !r.finished
-            ? `DID NOT FINISH (exit ${r.code})`
-            : 'clean';
-      console.log(
-        `sqlmap (${engine}) → ${target.name}: ${state} (${r.tested} parameters, ${r.seconds.toFixed(0)} s)`,
-      );
-      if (state !== 'clean') console.log(`  full output: ${path.relative(root, r.logFile)}`);
-      if (running.server.exitCode !== null) throw new Error(`the portal died:\n${running.output()}`);
-    }
+    const chosen = targetsFor(running.base, lookup.ClientID).filter(
+      (t) => !only || only.split(',').some((o) => t.name.includes(o) || t.slug.includes(o)),
+    );
+    // A few targets at once: each sqlmap run waits on one request at a time, so one alone leaves most
+    // of the machine idle.
+    const queue = [...chosen];
+    await Promise.all(
+      Array.from({ length: Math.max(1, Math.min(atOnce, queue.length)) }, async () => {
+        for (let target = queue.shift(); target; target = queue.shift()) {
+          const r = await runSqlmap(engine, target);
+          results.push(r);
+          const state = r.confirmed.length
+            ? `INJECTABLE: ${r.confirmed.join(', ')}`
+            : r.timedOut
+              ? `OUT OF TIME (${budget} s)`
+              : !r.finished
+                ? `DID NOT FINISH (exit ${r.code})`
+                : 'clean';
+          console.log(
+            `sqlmap (${engine}) → ${target.name}: ${state} (${r.tested} parameters, ${r.seconds.toFixed(0)} s)`,
+          );
+          if (state !== 'clean') console.log(`  full output: ${path.relative(root, r.logFile)}`);
+          if (running.server.exitCode !== null) throw new Error(`the portal died:\n${running.output()}`);
+        }
+      }),
+    );
+    results.sort(
+      (a, b) => chosen.findIndex((t) => t.name === a.name) - chosen.findIndex((t) => t.name === b.name),
+    );
   } finally {
     if (running && running.server.exitCode === null) {
       running.server.kill('SIGTERM');

@@ -36,6 +36,7 @@ const IMPORTER_FILES = [
   'apps/server/src/features/imports/record-sources.ts',
   'apps/server/src/features/imports/record-fast-path.ts',
   'apps/server/migrations/0006_roll_partitions.sql',
+  'apps/server/migrations/0007_record_json.sql',
 ];
 
 function hashFiles(files: string[]): string {

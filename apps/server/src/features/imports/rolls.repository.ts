@@ -89,8 +89,9 @@ export const rollsRepository = {
 
   /**
    * Writes a batch of rows into the roll's table as ONE parameter (a JSON array unpacked by
-   * jsonb_to_recordset): a few thousand bound parameters per statement cost more in the driver than the
-   * rows cost the database, and parsing the batch once as jsonb beats parsing each record.
+   * json_to_recordset): a few thousand bound parameters per statement cost more in the driver than the
+   * rows cost the database. `json`, not `jsonb`: the batch is walked once, and each record is stored as
+   * the text it already is (migrations/0007); only the small `summary` becomes jsonb.
    */
   async insertRows(db: Executor, rollId: number, clientId: number, rows: PropertyRow[]) {
     if (rows.length === 0) return;
@@ -126,16 +127,16 @@ export const rollsRepository = {
       select ${rollId}::int, ${clientId}::int, x.account, x.account_key, x.record, x.summary, x.map_lot_key,
              x.name_key, x.location_key, x.building_land, x.total_acres, x.sale_date, x.sale_price,
              x.living_area, x.bedrooms, x.bathrooms, x.has_residential, x.has_commercial,
-             array(select jsonb_array_elements_text(x.land_types)),
-             array(select jsonb_array_elements_text(x.building_styles)),
+             array(select json_array_elements_text(x.land_types)),
+             array(select json_array_elements_text(x.building_styles)),
              to_tsvector('simple', x.search_text),
-             array(select jsonb_array_elements_text(x.codes))
-        from jsonb_to_recordset(${payload}::jsonb) as x(
-             account text, account_key text, record jsonb, summary jsonb, map_lot_key text, name_key text,
+             array(select json_array_elements_text(x.codes))
+        from json_to_recordset(${payload}::json) as x(
+             account text, account_key text, record json, summary jsonb, map_lot_key text, name_key text,
              location_key text, building_land float8, total_acres float8, sale_date date, sale_price float8,
              living_area float8, bedrooms float8, bathrooms float8, has_residential boolean,
-             has_commercial boolean, land_types jsonb, building_styles jsonb, search_text text,
-             codes jsonb)`);
+             has_commercial boolean, land_types json, building_styles json, search_text text,
+             codes json)`);
   },
 
   /**

@@ -168,6 +168,16 @@ describe('two-factor sign-in for a municipality admin', () => {
     await page.getByLabel('Username').waitFor();
   }
 
+  /** Signs out, then in again with the password and, at the code step, a recovery code. */
+  async function signInAgainWithRecoveryCode(code: string): Promise<void> {
+    await logOut();
+    await logInWithPassword(page, ADMIN);
+    await codeStep().waitFor();
+    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await page.getByLabel('Recovery code').fill(code);
+    await page.getByRole('button', { name: 'Verify and log in' }).click();
+  }
+
   it('turns two-factor sign-in on from Account security, with the recovery codes shown once', async () => {
     await page.goto(adminUrl);
     await logInWithPassword(page, ADMIN);
@@ -241,12 +251,7 @@ describe('two-factor sign-in for a municipality admin', () => {
     await page.getByText('Recovery codes left').waitFor();
     expect(await page.locator('.opp-security-status').textContent()).toBe('StatusOnRecovery codes left9');
 
-    await logOut();
-    await logInWithPassword(page, ADMIN);
-    await codeStep().waitFor();
-    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
-    await page.getByLabel('Recovery code').fill(recovery[0]!);
-    await page.getByRole('button', { name: 'Verify and log in' }).click();
+    await signInAgainWithRecoveryCode(recovery[0]!);
     await page.getByText('That code was not accepted').waitFor();
 
     // The switch goes both ways; another unused recovery code signs in (the app's next code is kept
@@ -303,12 +308,7 @@ describe('two-factor sign-in for a municipality admin', () => {
     expect(await page.locator('.opp-security-status').textContent()).toBe('StatusOnRecovery codes left10');
 
     // An old code that was never used is refused at sign-in now; a new one signs in.
-    await logOut();
-    await logInWithPassword(page, ADMIN);
-    await codeStep().waitFor();
-    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
-    await page.getByLabel('Recovery code').fill(recovery[1]!);
-    await page.getByRole('button', { name: 'Verify and log in' }).click();
+    await signInAgainWithRecoveryCode(recovery[1]!);
     await page.getByText('That code was not accepted').waitFor();
     await page.getByLabel('Recovery code').fill(fresh[0]!);
     await page.getByRole('button', { name: 'Verify and log in' }).click();

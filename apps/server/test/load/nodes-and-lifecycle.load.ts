@@ -171,8 +171,10 @@ describe(`process lifecycle (${engine})`, () => {
     expect(results).toEqual(results.map(() => ({ status: 200, lines: 20_001 })));
     // The signal really came while they were being answered.
     expect(finishedAfterSignal).toBeGreaterThan(0);
-    // Refused outright, or reset if it reached the listen backlog in the instant before the socket closed.
-    expect(['ECONNREFUSED', 'ECONNRESET']).toContain(refused);
+    // Refused outright; or reset if it reached the listen backlog in the instant before the socket
+    // closed; or, when a busy machine runs the signal handler late and the connection is accepted just
+    // before the listener closes, answered 503 by the closing server. Never served.
+    expect(['ECONNREFUSED', 'ECONNRESET', 'answered 503']).toContain(refused);
     expect(exit).toEqual({ code: 0, signal: null });
     // …promptly once the last answer is out: idle keep-alive connections (72 s idle timeout) do not hold
     // it open. Measured from the last answer, not the signal: how long six exports take depends on the

@@ -118,9 +118,30 @@ function permuteF64(values: Float64Array, loadOfRow: Uint32Array) {
 
 /** Dense ranks (0..R-1, nulls = R) of a column, so every sort compares small integers. */
 interface Ranks {
-  ranks: Uint32Array;
+  /** Two bytes a row when R fits (sale dates, acres in most rolls), else four. */
+  ranks: Uint32Array | Uint16Array;
   /** R: the number of distinct non-null values; also the rank of a null. */
   distinct: number;
+}
+
+const narrowRanks = (ranks: Uint32Array, distinct: number): Ranks => ({
+  ranks: distinct <= 0xffff ? Uint16Array.from(ranks) : ranks,
+  distinct,
+});
+
+/** A numeric column; NaN is null. */
+type Column = Float64Array | Float32Array;
+
+/**
+ * The column in four bytes a row when every value survives the conversion exactly (whole days, counts,
+ * areas, prices under 16,777,216), else as it is: a filter compares the very same numbers either way.
+ */
+function compactColumn(values: Float64Array): Column {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v === v && Math.fround(v) !== v) return values;
+  }
+  return Float32Array.from(values);
 }
 
 /** Sorts strings as collate "C" does, natively unless a surrogate makes UTF-16 order differ. */
@@ -137,7 +158,7 @@ function textRanks(values: Array<string | null>): Ranks {
     const v = values[i];
     ranks[i] = v === null || v === undefined ? unique.length : rankOf.get(v)!;
   }
-  return { ranks, distinct: unique.length };
+  return narrowRanks(ranks, unique.length);
 }
 
 function numberRanks(values: Float64Array): Ranks {
@@ -162,7 +183,7 @@ function numberRanks(values: Float64Array): Ranks {
     }
     ranks[i] = lo;
   }
-  return { ranks, distinct: u };
+  return narrowRanks(ranks, u);
 }
 
 /** A dictionary of values (land types, building styles) and each row's ids of them. */
@@ -176,7 +197,7 @@ interface ValueLists {
 }
 
 /** The rows in ascending order of a dense rank (ties by row). */
-function orderByRanks(ranks: Uint32Array): Uint32Array {
+function orderByRanks(ranks: Uint32Array | Uint16Array): Uint32Array {
   const n = ranks.length;
   const keys = new Float64Array(n);
   for (let row = 0; row < n; row++) keys[row] = ranks[row]! * n + row;
@@ -191,24 +212,31 @@ function rowsWith(flags: Uint8Array, bit: number): Uint32Array {
   return out.trimmed();
 }
 
-class ValueListsBuilder {
+/** Numbers distinct strings 0, 1, 2, … in the order they are first seen. */
+class Dictionary {
   private readonly idOf = new Map<string, number>();
   readonly values: string[] = [];
+  id(value: string): number {
+    let id = this.idOf.get(value);
+    if (id === undefined) {
+      id = this.values.length;
+      this.idOf.set(value, id);
+      this.values.push(value);
+    }
+    return id;
+  }
+}
+
+class ValueListsBuilder {
+  private readonly dictionary = new Dictionary();
+  readonly values = this.dictionary.values;
   off = new GrowU32();
   ids = new GrowU32();
   constructor() {
     this.off.push(0);
   }
   add(list: string[]) {
-    for (const v of list) {
-      let id = this.idOf.get(v);
-      if (id === undefined) {
-        id = this.values.length;
-        this.idOf.set(v, id);
-        this.values.push(v);
-      }
-      this.ids.push(id);
-    }
+    for (const v of list) this.ids.push(this.dictionary.id(v));
     this.off.push(this.ids.length);
   }
   finish(loadOfRow: Uint32Array): ValueLists {
@@ -247,8 +275,7 @@ export class RollIndexBuilder {
   private readonly flags: number[] = [];
   private readonly land = new ValueListsBuilder();
   private readonly styles = new ValueListsBuilder();
-  private readonly wordIdOf = new Map<string, number>();
-  private readonly wordList: string[] = [];
+  private readonly words = new Dictionary();
   private readonly fwdOff = new GrowU32();
   private readonly fwd = new GrowU32();
   private readonly codes: string[] = [];
@@ -279,15 +306,7 @@ export class RollIndexBuilder {
     this.flags.push((r.hasResidential ? 1 : 0) | (r.hasCommercial ? 2 : 0));
     this.land.add(r.landTypes);
     this.styles.add(r.buildingStyles);
-    for (const w of r.words) {
-      let id = this.wordIdOf.get(w);
-      if (id === undefined) {
-        id = this.wordList.length;
-        this.wordIdOf.set(w, id);
-        this.wordList.push(w);
-      }
-      this.fwd.push(id);
-    }
+    for (const w of r.words) this.fwd.push(this.words.id(w));
     this.fwdOff.push(this.fwd.length);
     // Each code followed by NUL: a prefix (no NUL in it) can only match within one code.
     this.codes.push(r.codes.length ? `${r.codes.join('\0')}\0` : '');
@@ -312,9 +331,9 @@ export class RollIndexBuilder {
 
     await pause();
     // Lexicon in sorted order: a prefix's words are then one contiguous range of ids.
-    const sortedWords = [...this.wordList].sort();
+    const sortedWords = [...this.words.values].sort();
     const newId = new Uint32Array(sortedWords.length);
-    sortedWords.forEach((w, i) => (newId[this.wordIdOf.get(w)!] = i));
+    sortedWords.forEach((w, i) => (newId[this.words.id(w)] = i));
     const fwdRaw = this.fwd.trimmed();
     for (let i = 0; i < fwdRaw.length; i++) fwdRaw[i] = newId[fwdRaw[i]!]!;
     await pause();
@@ -397,12 +416,12 @@ export class RollIndexBuilder {
       postings,
       codeText: codes.join(''),
       codeOff,
-      salePrice: nums.salePrice,
-      saleDay: nums.saleDay,
-      acres: nums.totalAcres,
-      livingArea: nums.livingArea,
-      bedrooms: nums.bedrooms,
-      bathrooms: nums.bathrooms,
+      salePrice: compactColumn(nums.salePrice),
+      saleDay: compactColumn(nums.saleDay),
+      acres: compactColumn(nums.totalAcres),
+      livingArea: compactColumn(nums.livingArea),
+      bedrooms: compactColumn(nums.bedrooms),
+      bathrooms: compactColumn(nums.bathrooms),
       flags,
       flagRows: [new Uint32Array(0), rowsWith(flags, 1), rowsWith(flags, 2)],
       valueOrders,
@@ -425,12 +444,12 @@ interface RollIndexParts {
   postings: Uint32Array;
   codeText: string;
   codeOff: Uint32Array;
-  salePrice: Float64Array;
-  saleDay: Float64Array;
-  acres: Float64Array;
-  livingArea: Float64Array;
-  bedrooms: Float64Array;
-  bathrooms: Float64Array;
+  salePrice: Column;
+  saleDay: Column;
+  acres: Column;
+  livingArea: Column;
+  bedrooms: Column;
+  bathrooms: Column;
   flags: Uint8Array;
   /** [unused, rows with a residence, rows with a commercial building]. */
   flagRows: Uint32Array[];

@@ -1,20 +1,13 @@
 import { Navigate, useLocation, useParams } from 'react-router';
-import { canAdministerClient, type User } from '@opp/contracts';
-import { paths } from '@/config/paths';
 import { useEnrolmentGate } from '@/features/account-security/hooks/use-enrolment-gate';
 import { securityPaths } from '@/features/account-security/paths';
 import { useVerifyStoredLogin } from '@/features/auth/api/get-current-user';
-import { logout } from '@/features/auth/api/logout';
-import { LoginPage } from '@/features/auth/components/login-page';
-import { useAuthUser } from '@/features/auth/hooks/use-auth-user';
-import { useAdminClient } from '@/features/municipality-admin/api/admin-client';
 import { AdminLayout } from '@/features/municipality-admin/components/admin-layout';
 import { MunicipalityAdmin } from '@/features/municipality-admin/components/municipality-admin';
+import { TownAdminGate, useTownAdmin } from '@/features/municipality-admin/components/town-admin-gate';
 import { useAlertRedirect } from '@/hooks/use-alert-redirect';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { authStore } from '@/lib/auth-store';
-
-const asActor = (u: User) => ({ id: u.UserId, roleId: u.RoleID, manages: u.Manages });
 
 /**
  * Spec §2 /{state}/{city}/admin: the login page while nobody is signed in or the signed-in user may not
@@ -24,42 +17,15 @@ const asActor = (u: User) => ({ id: u.UserId, roleId: u.RoleID, manages: u.Manag
 export function Component() {
   const { state = '', city = '' } = useParams();
   const location = useLocation();
-  const user = useAuthUser();
+  const access = useTownAdmin(state, city);
+  const { user, town, allowed, townLabel, searchHref } = access;
   useVerifyStoredLogin(user ? authStore.getUserId() : null);
-  const client = useAdminClient(state, city);
-  useAlertRedirect(client.isError ? 'Unable to find municipality' : null);
-
-  const town = client.data;
-  const allowed = Boolean(user && town && canAdministerClient(asActor(user), town.ClientID));
-  const townLabel = town ? `${town.City}, ${town.StateProvince}` : `${city}, ${state}`;
+  useAlertRedirect(access.client.isError ? 'Unable to find municipality' : null);
   useDocumentTitle(allowed ? `Admin: ${townLabel}` : `Log in: ${townLabel}`);
-  const searchHref = paths.search.getHref(town?.StateProvince ?? state, town?.City ?? city);
   const gate = useEnrolmentGate(allowed ? user : null);
 
   // Signed out, the same URL shows the login page again.
-  const handleLogout = () => void logout();
-
-  if (!town) {
-    return (
-      <AdminLayout username={null} onLogout={handleLogout} searchHref={searchHref}>
-        <main id="main-content" tabIndex={-1} className="opp-admin-main">
-          <p role="status">{client.isError ? 'Unable to find municipality' : 'Loading…'}</p>
-        </main>
-      </AdminLayout>
-    );
-  }
-
-  if (!user || !allowed) {
-    return (
-      <AdminLayout username={null} onLogout={handleLogout} searchHref={searchHref}>
-        <LoginPage
-          heading={townLabel}
-          canUse={(u) => canAdministerClient(asActor(u), town.ClientID)}
-          returnHref={searchHref}
-        />
-      </AdminLayout>
-    );
-  }
+  if (!allowed || !user || !town) return <TownAdminGate access={access} />;
 
   if (gate === 'enrol')
     return (
@@ -72,7 +38,7 @@ export function Component() {
   return (
     <AdminLayout
       username={user.Username}
-      onLogout={handleLogout}
+      onLogout={access.logout}
       searchHref={searchHref}
       securityHref={securityPaths.municipality.getHref(state, city)}
     >

@@ -1,10 +1,10 @@
 import { useId } from 'react';
 import type { TwoFactorConfirmResponse, TwoFactorStartResponse } from '@opp/contracts';
 import { CodeField } from '@/features/auth/components/code-field';
-import { ApiError } from '@/lib/api-client';
 import { confirmTwoFactor } from '../api/confirm-two-factor';
 import { useCodeForm } from '../hooks/use-code-form';
 import { groupSecret } from '../utils/format-secret';
+import { CodeForm } from './code-form';
 import { QrCode } from './qr-code';
 
 export interface EnrolmentFormProps {
@@ -19,29 +19,15 @@ export interface EnrolmentFormProps {
  */
 export function EnrolmentForm({ enrolment, onConfirmed, onCancel }: EnrolmentFormProps) {
   const id = useId();
-  const { code, setCode, error, setError, pending, codeRef, fail, run } = useCodeForm();
+  const { code, setCode, error, pending, codeRef, submitAppCode } = useCodeForm();
 
-  const submit = async () => {
-    setError(null);
-    const digits = code.replace(/\s/g, '');
-    if (!/^\d{6}$/.test(digits)) {
-      fail('Enter the 6 digits your authenticator app shows');
-      return;
-    }
-    await run(
-      async () => onConfirmed(await confirmTwoFactor({ Code: digits })),
-      (err) => {
-        const field = err instanceof ApiError ? err.fields.find((f) => f.field === 'Code') : undefined;
-        fail(
-          field
-            ? 'That code was not accepted. Check that the time on your device is right, and enter the newest code.'
-            : err instanceof Error
-              ? err.message
-              : 'Two-factor sign-in could not be turned on. Try again.',
-        );
-      },
-    );
-  };
+  const submit = () =>
+    submitAppCode(async (digits) => onConfirmed(await confirmTwoFactor({ Code: digits })), {
+      invalid: 'Enter the 6 digits your authenticator app shows',
+      refused:
+        'That code was not accepted. Check that the time on your device is right, and enter the newest code.',
+      failed: 'Two-factor sign-in could not be turned on. Try again.',
+    });
 
   return (
     <>
@@ -66,14 +52,13 @@ export function EnrolmentForm({ enrolment, onConfirmed, onCancel }: EnrolmentFor
         </li>
         <li>
           <h3>Enter the code the app shows</h3>
-          <form
-            className="usa-form usa-form--large"
-            noValidate
-            aria-label="Confirm two-factor sign-in"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void submit();
-            }}
+          <CodeForm
+            label="Confirm two-factor sign-in"
+            submitLabel="Turn on two-factor sign-in"
+            pendingLabel="Checking…"
+            pending={pending}
+            onSubmit={() => void submit()}
+            onCancel={onCancel}
           >
             <CodeField
               id={`${id}-code`}
@@ -85,15 +70,7 @@ export function EnrolmentForm({ enrolment, onConfirmed, onCancel }: EnrolmentFor
               error={error}
               inputRef={codeRef}
             />
-            <div className="margin-top-3">
-              <button type="submit" className="usa-button" disabled={pending}>
-                {pending ? 'Checking…' : 'Turn on two-factor sign-in'}
-              </button>
-              <button type="button" className="usa-button usa-button--outline" onClick={onCancel}>
-                Cancel
-              </button>
-            </div>
-          </form>
+          </CodeForm>
         </li>
       </ol>
     </>

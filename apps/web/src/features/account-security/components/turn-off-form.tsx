@@ -3,6 +3,7 @@ import { CodeField } from '@/features/auth/components/code-field';
 import { ApiError } from '@/lib/api-client';
 import { disableTwoFactor } from '../api/disable-two-factor';
 import { useCodeForm } from '../hooks/use-code-form';
+import { CodeForm } from './code-form';
 
 export interface TurnOffFormProps {
   onTurnedOff: () => void;
@@ -42,14 +43,14 @@ export function TurnOffForm({ onTurnedOff, onCancel }: TurnOffFormProps) {
   };
 
   return (
-    <form
-      className="usa-form usa-form--large"
-      noValidate
-      aria-label="Turn off two-factor sign-in"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
+    <CodeForm
+      label="Turn off two-factor sign-in"
+      submitLabel="Turn off two-factor sign-in"
+      pendingLabel="Turning off…"
+      pending={pending}
+      secondary
+      onSubmit={() => void submit()}
+      onCancel={onCancel}
     >
       <div role="alert">
         {refusal ? (
@@ -85,14 +86,6 @@ export function TurnOffForm({ onTurnedOff, onCancel }: TurnOffFormProps) {
       >
         {kind === 'totp' ? 'Use a recovery code instead' : 'Use the code from your app instead'}
       </button>
-      <div className="margin-top-3">
-        <button type="submit" className="usa-button usa-button--secondary" disabled={pending}>
-          {pending ? 'Turning off…' : 'Turn off two-factor sign-in'}
-        </button>
-        <button type="button" className="usa-button usa-button--outline" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </CodeForm>
   );
 }

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { ApiError } from '@/lib/api-client';
 
 /**
  * The state every authenticator-code form here shares: the typed code, its error, whether a request is
@@ -31,5 +32,28 @@ export function useCodeForm() {
     }
   };
 
-  return { code, setCode, error, setError, pending, codeRef, fail, run };
+  /**
+   * Sends the typed code when it is six digits (`messages.invalid` otherwise). A code the server does
+   * not accept gets `messages.refused`; any other failure its own message, or `messages.failed`.
+   */
+  const submitAppCode = async (
+    send: (digits: string) => Promise<void>,
+    messages: { invalid: string; refused: string; failed: string },
+  ) => {
+    setError(null);
+    const digits = code.replace(/\s/g, '');
+    if (!/^\d{6}$/.test(digits)) {
+      fail(messages.invalid);
+      return;
+    }
+    await run(
+      () => send(digits),
+      (err) => {
+        const refused = err instanceof ApiError && err.fields.some((f) => f.field === 'Code');
+        fail(refused ? messages.refused : err instanceof Error ? err.message : messages.failed);
+      },
+    );
+  };
+
+  return { code, setCode, error, setError, pending, codeRef, fail, run, submitAppCode };
 }

@@ -4,15 +4,16 @@
 //
 //   node scripts/test.mjs [NAME]      the checks of `npm test` (only those whose name matches NAME, a regex)
 //   node scripts/test.mjs --load      `npm run test:load`: the fault/load suite on both engines
-//   node scripts/test.mjs --ci        CI (.ci/run): `npm test`, its browser tests beside the load suite and sqlmap
+//   node scripts/test.mjs --ci        CI (.ci/run): `npm test`, its browser tests beside the load suite and
+//                                     sqlmap, then the quick benchmark
 //
 // A step is [name, command, args]; { parallel: [steps] } runs its steps side by side (each line of their
 // output prefixed with the step's tag) and fails if any of them fails, once all have ended. Side by side
 // is how the whole of CI fits its 20 minutes on 2 cores: each of these steps alone leaves a core idle
 // for much of its time (waiting on the PostgreSQL server, on a browser, on sqlmap).
 //
-// The benchmark is not a test and is not here: `npm run bench` (docs/PERFORMANCE.md) measures speed on a
-// quiet machine, which a test run beside other work is not.
+// The benchmark is not a test: CI runs its quick variant last, alone, since it measures speed (it fails
+// only when a figure is more than 3x worse than bench/results/quick-baseline.json, docs/PERFORMANCE.md).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -94,6 +95,7 @@ const ciSteps = [
       ],
     ],
   },
+  ['benchmark (quick)', 'npm', ['run', 'bench', '--silent', '--', '--quick']],
 ];
 
 const seconds = (started) => `${((Date.now() - started) / 1000).toFixed(1)} s`;

@@ -74,6 +74,21 @@ describe('roll index lifecycle', () => {
     await tiny.close();
   });
 
+  it('warms the largest rolls that fit the budget, and never drops one it warmed for a smaller one', async () => {
+    const big = await buildClient(ctx.db);
+    const { client: rb } = await publishRoll(ctx.db, big.id, records(400, 'CARTER'));
+    const probe = new RollIndexRegistry(ctx.db, { awaitUpTo: 1_000_000, memoryBytes: 2 ** 31, batch: 100 });
+    const bigBytes = (await probe.forRoll(big.id, rb.activeRollId!, 400))!.bytes;
+    await probe.close();
+    // Room for the county-sized roll and a little more: not for every town beside it.
+    const budget = Math.round(bigBytes * 1.2);
+    const warm = new RollIndexRegistry(ctx.db, { awaitUpTo: 0, memoryBytes: budget, batch: 100 });
+    await warm.warm();
+    expect(warm.state().ready).toContain(rb.activeRollId);
+    expect(warm.state().bytes).toBeLessThanOrEqual(budget);
+    await warm.close();
+  });
+
   it("warms the active rolls' indexes, and reports each build", async () => {
     const warm = new RollIndexRegistry(ctx.db, { awaitUpTo: 0, memoryBytes: 512 * 1024 * 1024, batch: 100 });
     await warm.warm();

@@ -93,15 +93,26 @@ export class RollIndexRegistry {
     await this.idle();
   }
 
+  /**
+   * Builds the indexes of the largest rolls (which need them most: a small town's search is quick in
+   * SQL) while they fit the memory budget. One at a time, each sized by what the builds so far really
+   * took per parcel, so warming never builds an index the LRU would then evict: the county that warmed
+   * first must still be there when its visitors come.
+   */
   private async warmNow(): Promise<void> {
     const rolls = await rollIndexRepository.activeRolls(this.db);
-    // About 250 bytes a parcel; the LRU is the real bound, this only avoids building what it would evict.
-    let budget = this.options.memoryBytes;
+    let parcels = 0;
+    let bytes = 0;
     for (const r of rolls) {
-      const estimate = r.parcelCount * 250;
-      if (estimate > budget) continue;
-      budget -= estimate;
-      this.build(r.clientId, r.rollId);
+      if (this.closed) return;
+      // Until one is built its size is a guess, so the largest roll is always tried (keep() decides).
+      if (parcels > 0 && this.state().bytes + (r.parcelCount * bytes) / parcels > this.options.memoryBytes)
+        continue;
+      const index = await this.build(r.clientId, r.rollId, { evict: false });
+      if (index) {
+        parcels += index.size;
+        bytes += index.bytes;
+      }
     }
     await this.idle();
   }
@@ -128,7 +139,11 @@ export class RollIndexRegistry {
   }
 
   /** The build of a roll (shared by concurrent callers), or null when it cannot be built now. */
-  private build(clientId: number, rollId: number): Promise<RollIndex | null> | null {
+  private build(
+    clientId: number,
+    rollId: number,
+    options: { evict: boolean } = { evict: true },
+  ): Promise<RollIndex | null> | null {
     if (this.closed) return null;
     const ready = this.ready.get(rollId);
     if (ready) return Promise.resolve(ready.index);
@@ -142,7 +157,7 @@ export class RollIndexRegistry {
       .then(
         (index) => {
           this.building.delete(rollId);
-          if (index) this.keep(clientId, index);
+          if (index && !this.keep(clientId, index, options.evict)) return null;
           return index;
         },
         (err: unknown) => {
@@ -189,8 +204,14 @@ export class RollIndexRegistry {
     return index;
   }
 
-  private keep(clientId: number, index: RollIndex) {
-    if (this.closed) return;
+  /**
+   * Makes a built index available, evicting the least recently used ones over the memory budget; or,
+   * with `evict` false (warming), keeps it only if it fits beside the others.
+   * @returns whether the index was kept.
+   */
+  private keep(clientId: number, index: RollIndex, evict: boolean): boolean {
+    if (this.closed) return false;
+    if (!evict && this.state().bytes + index.bytes > this.options.memoryBytes) return false;
     this.evictReplaced(clientId, index.rollId);
     this.ready.set(index.rollId, { index, clientId });
     let total = this.state().bytes;
@@ -199,6 +220,7 @@ export class RollIndexRegistry {
       total -= e.index.bytes;
       this.ready.delete(id);
     }
+    return true;
   }
 }
 

@@ -69,8 +69,8 @@ const loadPostgres = [
   'load:pg',
 ];
 const loadSteps = [{ parallel: [loadPglite, loadPostgres] }];
-// CI: `npm test`, with its browser tests side by side with the load suite and sqlmap (both engines,
-// docs/SECURITY.md). None of the three asserts a latency: the browser tests wait for what a person would
+// CI: `npm test`, with its browser tests side by side with the load suite (both engines) and sqlmap
+// (docs/SECURITY.md). None of the three asserts a latency: the browser tests wait for what a person would
 // see, the load suite checks correctness under load, and sqlmap's time-based checks use a fixed 10 s
 // threshold. The browser tests mostly wait on the browser and sqlmap on its own round trips, so the
 // three together take little longer than the load suite and sqlmap alone.

@@ -27,7 +27,12 @@ export type ImportTask =
       bigFigureFile: string;
       towns: ClientSpec[];
     }
-  | { kind: 'probe'; target: EngineTarget; client: ClientSpec; jsonl: string };
+  | { kind: 'probe'; target: EngineTarget; client: ClientSpec; jsonl: string }
+  /**
+   * Creates and migrates the database, in a process of its own: creating an embedded database (initdb)
+   * peaks near 1 GB for a moment, which is not the import's memory.
+   */
+  | { kind: 'prepare'; target: EngineTarget };
 
 export interface ImportFigure {
   clientId: number;
@@ -102,9 +107,11 @@ async function timedImport(database: Database, spec: ClientSpec, jsonl: string):
   };
 }
 
-async function main(): Promise<ImportResult> {
+/** The task's figures; null for 'prepare'. */
+async function main(): Promise<ImportResult | null> {
   const database = await open(task.target);
   try {
+    if (task.kind === 'prepare') return null;
     if (task.kind === 'probe') return { big: await timedImport(database, task.client, task.jsonl) };
 
     // A resumed build: the run that was cut off is marked failed and its rows removed, as at server start.

@@ -127,6 +127,19 @@ for (const viewport of [DESKTOP, MOBILE]) {
       await page.getByRole('heading', { level: 1, name: '1 MAIN ST' }).waitFor();
       await settle(page);
       await check(page, 'record-no-data', w);
+      // The 1,200-pixel banner: a phone gets a 720-pixel copy, a wider screen the banner itself.
+      const banner = await page
+        .locator('img.opp-town__banner')
+        .evaluate((img: HTMLImageElement) =>
+          img.decode().then(() => ({ src: img.currentSrc, width: img.naturalWidth })),
+        );
+      if (w <= MOBILE.width) {
+        expect(banner.src).toMatch(/\/api\/files\/image\/[^/?]+\?w=720$/);
+        expect(banner.width).toBe(720);
+      } else {
+        expect(banner.src).toMatch(/\/api\/files\/image\/[^/?]+$/);
+        expect(banner.width).toBe(1200);
+      }
     });
 
     it('had no page errors', () => {

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, hotp, stepAt } from '../apps/server/src/features/auth/two-factor.totp.ts';
 import {
@@ -76,6 +76,13 @@ async function a11y(page: TrackedPage, label: string): Promise<void> {
   await expectNoA11yViolations(page, label);
 }
 
+/** Waits until the field has keyboard focus: it returns on the next animation frame after an error shows. */
+async function fieldHasFocus(field: Locator): Promise<void> {
+  await expect
+    .poll(() => field.evaluate((el) => el === document.activeElement), { timeout: 5_000 })
+    .toBe(true);
+}
+
 /** Waits until keyboard focus is on the heading named `name` (focus moves once the step has rendered). */
 async function focusReaches(page: TrackedPage, name: string): Promise<void> {
   await page.waitForFunction((text) => {
@@ -124,7 +131,7 @@ async function enrol(page: TrackedPage, label: string) {
   await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
   await page.getByText('That code was not accepted').waitFor();
   expect(await field.getAttribute('aria-invalid')).toBe('true');
-  expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+  await fieldHasFocus(field);
 
   await field.fill(await authenticator.next());
   await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
@@ -223,7 +230,7 @@ describe('two-factor sign-in for a municipality admin', () => {
     await field.fill(authenticator.wrong());
     await field.press('Enter');
     await page.getByText('That code was not accepted').waitFor();
-    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await fieldHasFocus(field);
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'login wrong code');
     // Username and password are kept: a good code alone now signs in.
@@ -281,7 +288,7 @@ describe('two-factor sign-in for a municipality admin', () => {
     await field.fill(authenticator.wrong());
     await submit.click();
     await page.getByText('That code was not accepted').waitFor();
-    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
+    await fieldHasFocus(field);
 
     await field.fill(await authenticator.next());
     await submit.click();

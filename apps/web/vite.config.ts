@@ -60,9 +60,13 @@ interface CssAtRule extends CssNode {
   remove(): void;
   walkDecls(prop: string, cb: (d: { value: string }) => void): void;
 }
+interface CssDecl extends CssNode {
+  value: string;
+}
 interface CssRoot {
   walkRules(cb: (rule: CssRule) => void): void;
   walkAtRules(cb: (rule: CssAtRule) => void): void;
+  walkDecls(prop: string, cb: (decl: CssDecl) => void): void;
 }
 
 /*
@@ -70,8 +74,26 @@ interface CssRoot {
  * blocking). USWDS's per-component packages need a Sass build; instead, a rule of USWDS's compiled CSS
  * is kept only when every class its selector requires appears somewhere in the app's sources (classes
  * are always written out in full, also in template strings). Only USWDS's rules are filtered, never the
- * app's own. Its web fonts swap in instead of hiding text (docs/decisions/0008-web-performance.md).
+ * app's own (docs/decisions/0008-web-performance.md).
  */
+/*
+ * USWDS's web fonts (Source Sans Pro, Merriweather, Roboto Mono: 42 KB on every page, fetched beside the
+ * page's script and images) give way to each device's own fonts, which USWDS supports as its "system"
+ * typeface: on a slow phone connection they were a fifth of a public page's bytes and held back its
+ * largest image (docs/decisions/0008-web-performance.md).
+ */
+const SYSTEM_SANS = 'system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif';
+const WEB_FONTS: Array<[RegExp, string]> = [
+  [/^"?Source Sans Pro Web"?(,|$)/, SYSTEM_SANS],
+  [/^"?Merriweather Web"?(,|$)/, 'Georgia,Cambria,"Times New Roman",Times,serif'],
+  [/^"?Roboto Mono Web"?(,|$)/, 'ui-monospace,Consolas,"Liberation Mono",monospace'],
+];
+
+function systemFonts(family: string): string {
+  for (const [web, system] of WEB_FONTS) if (web.test(family)) return system;
+  return family;
+}
+
 function uswdsPurge(): { postcssPlugin: string; Once(root: CssRoot): void } {
   const tokens = sourceTokens();
   const fromUswds = (n: CssNode) => n.source?.input?.file?.includes(`${path.sep}@uswds${path.sep}`) ?? false;
@@ -95,7 +117,11 @@ function uswdsPurge(): { postcssPlugin: string; Once(root: CssRoot): void } {
       root.walkAtRules((at) => {
         if (!fromUswds(at)) return;
         if ((at.name === 'media' || at.name === 'supports') && !at.nodes?.length) at.remove();
-        if (at.name === 'font-face') at.walkDecls('font-display', (d) => (d.value = 'swap'));
+        if (at.name === 'font-face') at.remove();
+      });
+      root.walkDecls('font-family', (d) => {
+        if (!fromUswds(d)) return;
+        d.value = systemFonts(d.value);
       });
     },
   };

@@ -230,7 +230,7 @@ async function existingBuild(ds: Dataset, engine: 'pglite' | 'postgres'): Promis
   return meta;
 }
 
-export function runImportWorker(task: ImportTask): Promise<ImportResult> {
+function spawnImportWorker(task: ImportTask): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -241,10 +241,20 @@ export function runImportWorker(task: ImportTask): Promise<ImportResult> {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('exit', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('RESULT '));
-      if (code === 0 && line) resolve(JSON.parse(line.slice(7)) as ImportResult);
+      if (code === 0 && line) resolve(JSON.parse(line.slice(7)));
       else reject(new Error(`the import worker failed (exit ${code})`));
     });
   });
+}
+
+/**
+ * Imports in a process of its own, into a database created and migrated by another one before: its
+ * peak memory is then the import's alone, not the database creation's (initdb peaks near 1 GB on
+ * PGlite for a moment).
+ */
+export async function runImportWorker(task: Exclude<ImportTask, { kind: 'prepare' }>): Promise<ImportResult> {
+  await spawnImportWorker({ kind: 'prepare', target: task.target });
+  return (await spawnImportWorker(task)) as ImportResult;
 }
 
 /** Reuses the engine's data when its key matches, otherwise rebuilds it through the import. */

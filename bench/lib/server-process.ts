@@ -40,7 +40,13 @@ export function startBenchServer(env: NodeJS.ProcessEnv, timeoutMs = 600_000): P
   const child: ChildProcess = fork(path.join(ROOT, 'bench/server-entry.ts'), [], {
     cwd: ROOT,
     env,
-    execArgv: ['--import', 'tsx'],
+    // BENCH_SERVER_NODE_ARGS: extra Node flags for the server only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
+    // (NODE_OPTIONS refuses --cpu-prof, and would profile the harness too).
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+    ],
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let problems = 0;

@@ -55,7 +55,7 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   SEARCH_INDEX: bool(true),
   SEARCH_INDEX_WARM: bool(true),
-  SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(1).default(512),
+  SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(1).default(320),
   SEARCH_INDEX_AWAIT_PARCELS: z.coerce.number().int().min(0).default(50_000),
 });
 

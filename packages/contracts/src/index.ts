@@ -7,6 +7,7 @@ export * from './contacts.ts';
 export * from './users.ts';
 export * from './auth.ts';
 export * from './images.ts';
+export * from './image-sizes.ts';
 export * from './policies.ts';
 export * from './two-factor.ts';
 export * from './audit.ts';

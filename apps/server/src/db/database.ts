@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -8,9 +10,11 @@ import { getTableName, sql, type SQL } from 'drizzle-orm';
 import { Cache } from 'drizzle-orm/cache/core';
 import type { MutationOption } from 'drizzle-orm/cache/core';
 import pg from 'pg';
+import { from as copyFromStdin } from 'pg-copy-streams';
 import * as schema from './schema.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import { PgliteWorkerClient } from './pglite-client.ts';
+import { createPglite } from './pglite-create.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; repositories accept either a Db or a Tx so a service can span several of them. */
@@ -26,6 +30,12 @@ export interface Database {
   /** The same, all or nothing. */
   execScriptInTransaction(text: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Bulk loading: `COPY <target> FROM …` with `data` as the input, in COPY's text format (a row a line,
+   * tab-separated, `\N` for null). `target` is `table (column, …)`. Repositories reach it through
+   * `copyFrom(db, …)` below.
+   */
+  copyFrom(target: string, data: string): Promise<void>;
   /** The embedded database's folder (null: in memory, or a PostgreSQL server). */
   readonly dataDir?: string | null;
   /**
@@ -80,6 +90,20 @@ export type DatabaseOptions =
     }
   | { engine: 'postgres'; url: string; poolSize?: number };
 
+/**
+ * The bulk loader of each open database, by its drizzle handle: drizzle has no COPY, which needs the
+ * driver underneath (a stream on a PostgreSQL connection, a blob for PGlite). Keyed by the handle so
+ * repositories keep taking a `Db` like every other query.
+ */
+const bulkLoaders = new WeakMap<object, Database['copyFrom']>();
+
+/** `COPY <target> FROM …` on the database behind `db` (not a transaction: COPY runs on its own). */
+export async function copyFrom(db: Executor, target: string, data: string): Promise<void> {
+  const load = bulkLoaders.get(db);
+  if (!load) throw new Error('copyFrom needs a database handle from openDatabase, not a transaction');
+  await load(target, data);
+}
+
 /** The rows of a raw query, whichever driver ran it (both return `{ rows }`). */
 export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   const result = (await db.execute(query)) as unknown as { rows: T[] };
@@ -87,8 +111,12 @@ export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.engine === 'postgres') return openPostgres(options.url, options.poolSize ?? 10);
-  return openPglite(options.dataDir, options.worker ?? true);
+  const database =
+    options.engine === 'postgres'
+      ? await openPostgres(options.url, options.poolSize ?? 10)
+      : await openPglite(options.dataDir, options.worker ?? true);
+  bulkLoaders.set(database.db, (target, data) => database.copyFrom(target, data));
+  return database;
 }
 
 async function openPglite(dataDir: string | null, inWorker: boolean): Promise<Database> {
@@ -117,6 +145,9 @@ async function openPglite(dataDir: string | null, inWorker: boolean): Promise<Da
     async snapshot() {
       return client.dumpDataDir('gzip');
     },
+    async copyFrom(target, data) {
+      await client.copyFrom(`copy ${target} from '/dev/blob'`, data);
+    },
     async execScript(text) {
       await client.exec(text);
     },
@@ -135,9 +166,10 @@ async function openPglite(dataDir: string | null, inWorker: boolean): Promise<Da
   };
 }
 
-/** What both PGlite clients offer: drizzle's needs, a snapshot, close. */
+/** What both PGlite clients offer: drizzle's needs, a snapshot, bulk loading, close. */
 interface PgliteClient {
   exec(sql: string): Promise<unknown>;
+  copyFrom(sql: string, data: string): Promise<void>;
   transaction<T>(callback: (tx: { exec(sql: string): Promise<unknown> }) => Promise<T>): Promise<T>;
   dumpDataDir(compression: 'gzip'): Promise<Blob>;
   close(): Promise<void>;
@@ -145,8 +177,11 @@ interface PgliteClient {
 
 /** The engine on the calling thread (`worker: false`): simpler to debug, but a query blocks the event loop. */
 async function openInProcess(dataPath: string | null): Promise<PgliteClient> {
-  const pg = dataPath ? await PGlite.create(dataPath) : await PGlite.create();
+  const pg = await createPglite(dataPath);
   return Object.assign(pg, {
+    async copyFrom(sql: string, data: string) {
+      await pg.query(sql, [], { blob: new Blob([data]) });
+    },
     async dumpDataDir() {
       await pg.exec('checkpoint');
       // Holding the transaction lock keeps every other transaction out: the copy is taken between them.
@@ -175,6 +210,15 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     async execScript(text) {
       // No parameters: node-postgres uses the simple protocol, which accepts several statements.
       await pool.query(text);
+    },
+    async copyFrom(target, data) {
+      const c = await pool.connect();
+      try {
+        const stream = c.query(copyFromStdin(`copy ${target} from stdin`));
+        await pipeline(Readable.from([data]), stream);
+      } finally {
+        c.release();
+      }
     },
     async execScriptInTransaction(text) {
       const c = await pool.connect();

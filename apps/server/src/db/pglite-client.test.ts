@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows, type Database } from './database.ts';
+import { copyFrom, openDatabase, queryRows, type Database } from './database.ts';
 
 /*
  * The embedded engine runs in a worker thread (decision 0007); these check what callers rely on across
@@ -34,6 +34,24 @@ describe('the PGlite worker', () => {
     expect(row!.big).toBe('9007199254740993');
     expect(row!.doc).toEqual({ x: [1, 'two'] });
     expect(Number(row!.n)).toBe(10);
+  });
+
+  it('bulk-loads with COPY, and reports a bad row without loading any', async () => {
+    await database.execScript('create table loaded (id int primary key, name text)');
+    await copyFrom(database.db, 'loaded (id, name)', '1\tcopied\n2\t\\N\n');
+    const rows = await queryRows<{ id: number; name: string | null }>(
+      database.db,
+      sql`select id, name from loaded order by id`,
+    );
+    expect(rows).toEqual([
+      { id: 1, name: 'copied' },
+      { id: 2, name: null },
+    ]);
+    await expect(copyFrom(database.db, 'loaded (id, name)', '3\tfine\nnot a number\tbad\n')).rejects.toThrow(
+      /invalid input syntax for type integer/,
+    );
+    const [left] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from loaded`);
+    expect(left!.n).toBe(2);
   });
 
   it('reports PostgreSQL errors with their code and constraint', async () => {

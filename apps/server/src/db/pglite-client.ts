@@ -92,6 +92,11 @@ export class PgliteWorkerClient {
     return this.#exec(null, sql, options);
   }
 
+  /** Runs `COPY … FROM '/dev/blob'` with `data` as the file (outside any transaction). */
+  async copyFrom(sql: string, data: string): Promise<void> {
+    await this.#send({ op: 'copyFrom', sql, data });
+  }
+
   /**
    * Runs `callback` in a transaction that holds the database (other statements wait for it to end):
    * committed when the callback resolves, rolled back when it throws or calls `rollback()`.

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
+import { createPglite } from './pglite-create.ts';
 import {
   toWireError,
   type WireQueryOptions,
@@ -114,6 +115,9 @@ async function handle(db: PGlite, msg: WorkerRequest): Promise<unknown> {
       const results = await runner.exec(msg.sql, queryOptions(msg.options));
       return results.map(wireResults);
     }
+    case 'copyFrom':
+      await db.query(msg.sql, [], { blob: new Blob([msg.data]) });
+      return null;
     case 'begin':
       return begin(db);
     case 'end':
@@ -139,7 +143,7 @@ function reply(response: WorkerResponse) {
 async function main() {
   let db: PGlite;
   try {
-    db = dataPath === null ? await PGlite.create() : await PGlite.create(dataPath);
+    db = await createPglite(dataPath);
   } catch (err) {
     port.postMessage({ ready: false, error: toWireError(err) } satisfies WorkerReady);
     return;

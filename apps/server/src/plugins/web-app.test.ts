@@ -9,7 +9,8 @@ import { setupTestApp } from '../../test/helpers.ts';
 // A built web app as `npm run build` leaves it: each text file with its .br and .gz beside it.
 const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-web-'));
 const INDEX =
-  '<!doctype html><html><head><script type="module" src="/assets/app-1a2b.js"></script></head></html>';
+  '<!doctype html><html><head><script type="module" src="/assets/app-1a2b.js"></script></head>' +
+  '<body><div id="root"><header></header><!--opp-static-page--></div></body></html>';
 const SCRIPT = `export const words = ${JSON.stringify('property '.repeat(200))};\n`;
 const write = (file: string, text: string, compressed = true) => {
   const full = path.join(webDist, file);
@@ -86,8 +87,12 @@ describe('web app files', () => {
       bannerImage: 'town banner.png',
     });
     const plainTown = await buildClient(ctx.db, { city: 'Plainville', bannerImage: null });
+    const banner = '/api/files/image/town%20banner.png';
+    // One preload per screen: a phone's copy, a sharp phone's larger copy, or the banner itself.
     const hint =
-      '<link rel="preload" as="image" href="/api/files/image/town%20banner.png" fetchpriority="high">';
+      `<link rel="preload" as="image" href="${banner}?w=1080" media="(max-width: 40em) and (min-resolution: 2.5dppx)" fetchpriority="high">` +
+      `<link rel="preload" as="image" href="${banner}?w=720" media="(max-width: 40em) and (max-resolution: 2.49dppx)" fetchpriority="high">` +
+      `<link rel="preload" as="image" href="${banner}" media="not all and (max-width: 40em)" fetchpriority="high">`;
     const api = await ctx.app.inject(`/api/client/${town.id}`);
     for (const url of ['/Maine/Bannerton', '/Maine/bannerton/search?query=x', '/ME/Bannerton/1234']) {
       const res = await get(url, 'gzip');
@@ -110,10 +115,24 @@ describe('web app files', () => {
         '<link rel="preload" as="fetch" crossorigin href="/api/fullproperty/1234?city=Bannerton&amp;state=ME">';
       if (url.endsWith('1234')) expect(html).toContain(recordHint);
       else expect(html).not.toContain('/api/fullproperty/');
+      // The banner heading is painted with the shell, as the page renders it: an h1 on the search, a
+      // paragraph on a record (whose h1 is the address); the town's name cannot break out of alt.
+      const tag = url.endsWith('1234') ? 'p' : 'h1';
+      expect(html).toContain(
+        `<header></header><main id="main-content" tabindex="-1" class="opp-main"><div class="opp-container${tag === 'p' ? ' opp-record' : ''}"><div class="opp-town opp-town--banner"><${tag} class="opp-town__heading"><picture>` +
+          `<source media="(max-width: 40em) and (min-resolution: 2.5dppx)" srcset="${banner}?w=1080">` +
+          `<source media="(max-width: 40em) and (max-resolution: 2.49dppx)" srcset="${banner}?w=720">` +
+          `<img class="opp-town__banner" src="${banner}" alt="Town of &#60;/script&#62;&#60;b&#62;Bannerton, Maine" fetchpriority="high">` +
+          `</picture></${tag}></div></div></main></div>`,
+      );
     }
     const plain = await get('/Maine/Plainville/search');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).not.toContain('rel="preload"');
+    // A town without a banner: its name is the heading.
+    expect(plain.body).toContain(
+      '<header></header><main id="main-content" tabindex="-1" class="opp-main"><div class="opp-container"><div class="opp-town"><h1 class="opp-town__heading">Plainville, Maine</h1></div></div></main></div>',
+    );
     expect(plain.body).toContain(`"ClientID":${plainTown.id}`);
     // Nothing for an unknown town, the admin page or other paths.
     for (const url of ['/Maine/Nowhere/search', '/Maine/Bannerton/admin', '/admin', '/']) {

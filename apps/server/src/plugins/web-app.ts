@@ -4,7 +4,13 @@ import zlib from 'node:zlib';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PublicClient, type ErrorBody } from '@opp/contracts';
+import {
+  BANNER_FULL_MEDIA,
+  BANNER_SOURCES,
+  imageAtWidthUrl,
+  PublicClient,
+  type ErrorBody,
+} from '@opp/contracts';
 import type { Executor } from '../db/database.ts';
 import { toPublicClient } from '../features/clients/clients.repository.ts';
 import { publicClientsService } from '../features/clients/clients.service.ts';
@@ -32,6 +38,39 @@ async function findTown(db: Executor, url: string): Promise<PublicClient | null>
 
 /** JSON that cannot end the <script> element it sits in. */
 const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Where index.html's static shell may take a town page's first content (apps/web/index.html). */
+const STATIC_PAGE_MARK = '<!--opp-static-page-->';
+
+/**
+ * The town's heading as TownHeading renders it in its page (search: an h1; record: a p), painted with
+ * the shell before any script runs: the banner, or the town's name, is those pages' largest element, so
+ * it no longer waits for the app. React replaces the shell with the same element in the same place.
+ */
+function staticTownHeading(town: PublicClient, isRecord: boolean): string {
+  const tag = isRecord ? 'p' : 'h1';
+  let heading: string;
+  if (town.BannerImage) {
+    const banner = `/api/files/image/${encodeURIComponent(town.BannerImage)}`;
+    const label = town.Description?.trim()
+      ? `${town.Description.trim()}, ${town.StateProvince}`
+      : `${town.City}, ${town.StateProvince}`;
+    heading =
+      `<div class="opp-town opp-town--banner"><${tag} class="opp-town__heading"><picture>` +
+      BANNER_SOURCES.map(
+        (s) => `<source media="${s.media}" srcset="${imageAtWidthUrl(banner, s.width)}">`,
+      ).join('') +
+      `<img class="opp-town__banner" src="${banner}" alt="${escapeHtml(label)}" fetchpriority="high">` +
+      `</picture></${tag}></div>`;
+  } else
+    heading = `<div class="opp-town"><${tag} class="opp-town__heading">${escapeHtml(`${town.City}, ${town.StateProvince}`)}</${tag}></div>`;
+  return (
+    `<main id="main-content" tabindex="-1" class="opp-main"><div class="opp-container${isRecord ? ' opp-record' : ''}">` +
+    `${heading}</div></main>`
+  );
+}
 
 /**
  * The chunks of the search and record routes, as the build lists them (apps/web/vite.config.ts); only
@@ -121,11 +160,20 @@ export const webAppPlugin = fp(
         head.push(
           `<link rel="preload" as="fetch" crossorigin href="/api/fullproperty/${encodeURIComponent(third)}?${new URLSearchParams({ city, state }).toString().replace(/&/g, '&amp;')}">`,
         );
-      if (town.BannerImage)
+      let page = indexHtml;
+      if (town.BannerImage) {
+        // The same choice as the page's <picture> (TownHeading): one preload per screen, the one it uses.
+        const banner = `/api/files/image/${encodeURIComponent(town.BannerImage)}`;
+        for (const source of BANNER_SOURCES)
+          head.push(
+            `<link rel="preload" as="image" href="${imageAtWidthUrl(banner, source.width)}" media="${source.media}" fetchpriority="high">`,
+          );
         head.push(
-          `<link rel="preload" as="image" href="/api/files/image/${encodeURIComponent(town.BannerImage)}" fetchpriority="high">`,
+          `<link rel="preload" as="image" href="${banner}" media="${BANNER_FULL_MEDIA}" fetchpriority="high">`,
         );
-      const html = Buffer.from(indexHtml.replace('</head>', `${head.join('')}</head>`));
+      }
+      page = page.replace(STATIC_PAGE_MARK, staticTownHeading(town, isRecord));
+      const html = Buffer.from(page.replace('</head>', `${head.join('')}</head>`));
       const accepts = accepted(request);
       reply
         .header('cache-control', 'no-cache')

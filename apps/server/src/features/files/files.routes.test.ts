@@ -329,4 +329,45 @@ describe('GET /api/files/image/{file}', () => {
     expect((await getImage('nothing-here.png')).statusCode).toBe(404);
     expect((await getImage('..%2Fsecret')).statusCode).toBe(400);
   });
+
+  it('scales a banner down for phones: each width its own smaller bytes and ETag, never enlarged', async () => {
+    // A photographic JPEG wider than every copy (a flat colour would compress to nothing).
+    const noise = Buffer.from(Array.from({ length: 2000 * 400 * 3 }, (_, i) => (i * 7919) % 251));
+    const wide = await sharp(noise, { raw: { width: 2000, height: 400, channels: 3 } })
+      .jpeg()
+      .toBuffer();
+    const saved = (
+      await upload('POST', '/api/image', site, wide, { ClientID: String(town) }, 'w.jpg', 'image/jpeg')
+    ).json();
+    const full = await getImage(saved.BannerImage);
+    const etags = new Set([full.headers.etag]);
+    let previous = full.rawPayload.length;
+    for (const w of [1080, 720]) {
+      const res = await getImage(`${saved.BannerImage}?w=${w}`);
+      expect(res.statusCode, `w=${w}`).toBe(200);
+      expect(res.headers['content-type']).toBe('image/jpeg');
+      expect(res.headers['cache-control']).toContain('immutable');
+      const meta = await sharp(res.rawPayload).metadata();
+      expect([meta.width, meta.height]).toEqual([w, w / 5]);
+      expect(res.rawPayload.length).toBeLessThan(previous);
+      previous = res.rawPayload.length;
+      etags.add(res.headers.etag);
+      const again = await getImage(`${saved.BannerImage}?w=${w}`, {
+        'if-none-match': res.headers.etag as string,
+      });
+      expect(again.statusCode).toBe(304);
+    }
+    expect(etags.size).toBe(3);
+
+    // An image no wider than the width asked is sent as stored.
+    const small = (await upload('POST', '/api/image', site, await png(), { ClientID: String(town) })).json();
+    const asStored = await getImage(small.BannerImage);
+    const atWidth = await getImage(`${small.BannerImage}?w=720`);
+    expect(atWidth.statusCode).toBe(200);
+    expect(atWidth.rawPayload.equals(asStored.rawPayload)).toBe(true);
+    expect(atWidth.headers.etag).toBe(asStored.headers.etag);
+
+    for (const w of ['100', '480', '1600', '721', '1e309', 'Infinity', '-720', ''])
+      expect((await getImage(`${small.BannerImage}?w=${w}`)).statusCode, `w=${w}`).toBe(400);
+  });
 });

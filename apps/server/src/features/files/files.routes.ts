@@ -7,6 +7,7 @@ import {
   IdParam,
   IMAGE_MAX_BYTES,
   IMAGE_MAX_PIXELS,
+  IMAGE_WIDTHS,
   ImageUploadResponse,
   OkResponse,
   STORED_IMAGE_NAME,
@@ -189,8 +190,16 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'A stored image (banner), with its stored Content-Type',
         description:
           'Public. Names are unique per upload, so responses are cacheable for a year (`immutable`) and ' +
-          'carry an ETag (If-None-Match gives 304). Images of inactive clients are not served (404).',
+          'carry an ETag (If-None-Match gives 304). `w` asks for a copy scaled down to that width (what the ' +
+          'public pages show on phones; an image no wider is sent as stored). Images of inactive clients are ' +
+          'not served (404).',
         params: z.object({ file: FileName }),
+        querystring: z.object({
+          w: z
+            .enum(IMAGE_WIDTHS.map(String) as [string, ...string[]])
+            .optional()
+            .describe(`One of ${IMAGE_WIDTHS.join(', ')}`),
+        }),
         response: {
           200: z.unknown().describe('The PNG or JPEG bytes'),
           304: z.null().describe('Not modified'),
@@ -200,19 +209,19 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const file = await bannersService.findServable(app.database.db, request.params.file);
-      if (!file) throw new AppError(404, 'not_found', 'No such image');
-      const etag = `"${file.sha256}"`;
+      const width = request.query.w === undefined ? null : Number(request.query.w);
+      const image = await bannersService.servable(app.database.db, request.params.file, width);
+      if (!image) throw new AppError(404, 'not_found', 'No such image');
       reply
-        .header('etag', etag)
+        .header('etag', image.etag)
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('x-content-type-options', 'nosniff')
         // An image opened directly can run nothing, even if a browser were talked into sniffing it.
         .header('content-security-policy', "default-src 'none'; sandbox");
       const ifNoneMatch = request.headers['if-none-match'];
-      if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag))
+      if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === image.etag))
         return reply.status(304).send(null);
-      return reply.type(file.contentType).send(file.bytes);
+      return reply.type(image.contentType).send(image.bytes);
     },
   );
 };

@@ -4,8 +4,8 @@ import type { Db, Executor } from '../../db/database.ts';
 import { forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { clientsRepository } from '../clients/clients.repository.ts';
-import { filesRepository, type StoredFile, type StoredFileMeta } from './files.repository.ts';
-import type { ProcessedImage } from './image-processing.ts';
+import { filesRepository, type StoredFileMeta } from './files.repository.ts';
+import { imageAtWidth, type ProcessedImage } from './image-processing.ts';
 
 const NO_IMAGE = 'No such image';
 type AuditContext = ReturnType<typeof auditActorOf>;
@@ -85,8 +85,21 @@ export const bannersService = {
   },
 
   /** A stored image the public may fetch, or null (missing, or its client is inactive). */
-  async findServable(db: Db, name: string): Promise<StoredFile | null> {
-    return filesRepository.findServable(db, name);
+  /**
+   * A servable image as sent: at most `width` pixels wide when asked (srcset), with an ETag naming
+   * those bytes. Null when there is no such image (or its client is inactive).
+   */
+  async servable(
+    db: Db,
+    name: string,
+    width: number | null,
+  ): Promise<{ bytes: Buffer; contentType: string; etag: string } | null> {
+    const file = await filesRepository.findServable(db, name);
+    if (!file) return null;
+    if (width === null || file.width <= width)
+      return { bytes: file.bytes, contentType: file.contentType, etag: `"${file.sha256}"` };
+    const bytes = await imageAtWidth(file, width);
+    return { bytes, contentType: file.contentType, etag: `"${file.sha256}-w${width}"` };
   },
 };
 

@@ -92,3 +92,41 @@ function decodeError(err: unknown) {
     return payloadTooLarge(`The image must be at most ${MAX_MEGAPIXELS} megapixels`);
   return validationFailed('file', 'the image is damaged or incomplete');
 }
+
+/** Resized copies already made, by content hash and width (bounded: least recently used go first). */
+const resized = new Map<string, Buffer>();
+let resizedBytes = 0;
+const RESIZED_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The stored image scaled down to `width` pixels (for `srcset`; never enlarged: an image at most that
+ * wide is returned as stored). Made on first request and kept in this process: a few kilobytes a banner,
+ * and any node can remake it from the stored bytes.
+ */
+export async function imageAtWidth(
+  image: { bytes: Buffer; sha256: string; width: number; contentType: string },
+  width: number,
+): Promise<Buffer> {
+  if (image.width <= width) return image.bytes;
+  const key = `${image.sha256}:${width}`;
+  const hit = resized.get(key);
+  if (hit) {
+    resized.delete(key);
+    resized.set(key, hit);
+    return hit;
+  }
+  const pipeline = sharp(image.bytes, { limitInputPixels: IMAGE_MAX_PIXELS }).resize({ width });
+  const bytes = await (
+    image.contentType === 'image/png'
+      ? pipeline.png({ compressionLevel: 9, adaptiveFiltering: true })
+      : pipeline.jpeg({ quality: 80, mozjpeg: true })
+  ).toBuffer();
+  resized.set(key, bytes);
+  resizedBytes += bytes.length;
+  for (const [k, v] of resized) {
+    if (resizedBytes <= RESIZED_MAX_BYTES) break;
+    resized.delete(k);
+    resizedBytes -= v.length;
+  }
+  return bytes;
+}

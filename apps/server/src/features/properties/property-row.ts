@@ -21,8 +21,8 @@ export interface PropertyRow {
   hasCommercial: boolean;
   landTypes: string[];
   buildingStyles: string[];
-  /** Space-separated words; the database turns them into the tsvector. */
-  searchText: string;
+  /** The words of the tsvector (`search_doc`): ASCII letters and digits, distinct. */
+  searchWords: string[];
   /** The punctuated codes a search word like `R01-0` must start (codeKey of map/lot, account, number, apartment, book-page). */
   codes: string[];
 }
@@ -108,7 +108,7 @@ export function toPropertyRow(r: PropertyRecord): PropertyRow {
     hasCommercial: r.CommercialBuildings.length > 0,
     landTypes: distinct(r.Land.map((l) => l.LandDescription)),
     buildingStyles: distinct(residential.map((b) => b.BuildingType)),
-    searchText: [...words].slice(0, MAX_WORDS).join(' '),
+    searchWords: [...words].slice(0, MAX_WORDS),
     codes: codesOf(r),
   };
 }

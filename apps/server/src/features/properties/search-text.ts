@@ -8,9 +8,13 @@
 const SEPARATORS = /[\s,;/&+()[\]{}|]+/u;
 const NON_ALNUM = /[^\p{L}\p{N}]+/gu;
 const MAX_TOKEN = 100;
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** Lower case, accents removed (é → e), NFKC-compatible characters folded. */
 export function fold(s: string): string {
+  // ASCII (nearly every roll's text) has nothing to decompose: lower case is the whole fold.
+  if (ASCII.test(s)) return s.toLowerCase();
   return s
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')

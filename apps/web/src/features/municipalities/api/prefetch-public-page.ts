@@ -1,4 +1,5 @@
 import type { PublicClient } from '@opp/contracts';
+import { BANNER_SOURCES, imageAtWidthUrl } from '@opp/contracts/image-sizes';
 import type { QueryClient } from '@tanstack/react-query';
 import { getPropertyQueryOptions } from '@/features/properties/api/get-property';
 import { searchPropertiesQueryOptions } from '@/features/search/api/search-properties';
@@ -59,9 +60,12 @@ export function prefetchPublicPage(queryClient: QueryClient, location: Location)
     (client) => {
       if (client.BannerImage) {
         // The <img> the page renders later is served from the document's image cache.
+        // The copy TownHeading's <picture> will choose on this screen.
+        const url = fileImageUrl(client.BannerImage);
+        const copy = BANNER_SOURCES.find((s) => window.matchMedia(s.media).matches);
         const banner = new Image();
         banner.fetchPriority = 'high';
-        banner.src = fileImageUrl(client.BannerImage);
+        banner.src = copy ? imageAtWidthUrl(url, copy.width) : url;
       }
       return client;
     },

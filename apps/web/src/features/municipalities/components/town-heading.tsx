@@ -1,4 +1,5 @@
 import type { PublicClient } from '@opp/contracts';
+import { BANNER_SOURCES, imageAtWidthUrl } from '@opp/contracts/image-sizes';
 import type { ReactNode } from 'react';
 import { fileImageUrl } from '@/utils/links';
 
@@ -12,7 +13,11 @@ export interface TownHeadingProps {
 
 export const townName = (c: PublicClient) => `${c.City}, ${c.StateProvince}`;
 
-/** Spec §2: the municipality's banner image, or the heading "City, State" when it has none. */
+/**
+ * Spec §2: the municipality's banner image, or the heading "City, State" when it has none. The server
+ * paints the same heading into index.html before the scripts run (staticTownHeading in
+ * apps/server/src/plugins/web-app.ts): change one, change the other, or the page shifts when React renders.
+ */
 export function TownHeading({ client, as: Tag = 'h1', children }: TownHeadingProps) {
   const label = client.Description?.trim()
     ? `${client.Description.trim()}, ${client.StateProvince}`
@@ -21,12 +26,23 @@ export function TownHeading({ client, as: Tag = 'h1', children }: TownHeadingPro
     <div className={`opp-town${client.BannerImage ? ' opp-town--banner' : ''}`}>
       <Tag className="opp-town__heading">
         {client.BannerImage ? (
-          <img
-            className="opp-town__banner"
-            src={fileImageUrl(client.BannerImage)}
-            alt={label}
-            fetchPriority="high"
-          />
+          // A phone gets a copy its size (BANNER_SOURCES); the <source>s come before the <img>, whose
+          // src would otherwise start the full banner's download first.
+          <picture>
+            {BANNER_SOURCES.map((s) => (
+              <source
+                key={s.width}
+                media={s.media}
+                srcSet={imageAtWidthUrl(fileImageUrl(client.BannerImage!), s.width)}
+              />
+            ))}
+            <img
+              className="opp-town__banner"
+              src={fileImageUrl(client.BannerImage)}
+              alt={label}
+              fetchPriority="high"
+            />
+          </picture>
         ) : (
           townName(client)
         )}

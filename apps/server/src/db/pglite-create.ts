@@ -1,0 +1,27 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+
+/*
+ * PGlite's shared buffers live in its WebAssembly memory, which only ever grows: at the default 128 MB
+ * a server that has read its rolls holds all of it. At 32 MB the pages beyond it come from the
+ * operating system's file cache instead (which the OS can reclaim): measured on the 1M-parcel roll, the
+ * process's memory after reading it fell by 167 MB while the read took 8 % longer.
+ */
+const OPTIONS: PGliteOptions = {
+  startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+};
+
+/**
+ * Opens the embedded database in `dataPath` (null: in memory), creating it if the folder is new. A new
+ * database is closed and opened again before use: creating it runs initdb, and the instance that ran it
+ * keeps about 450 MB of the process's memory for as long as it lives.
+ */
+export async function createPglite(dataPath: string | null): Promise<PGlite> {
+  if (dataPath === null) return PGlite.create(OPTIONS);
+  const isNew = !fs.existsSync(path.join(dataPath, 'PG_VERSION'));
+  const db = await PGlite.create(dataPath, OPTIONS);
+  if (!isNew) return db;
+  await db.close();
+  return PGlite.create(dataPath, OPTIONS);
+}

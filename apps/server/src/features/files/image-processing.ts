@@ -99,9 +99,9 @@ let resizedBytes = 0;
 const RESIZED_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
- * The stored image scaled down to `width` pixels (for `srcset`; never enlarged: an image at most that
- * wide is returned as stored). Made on first request and kept in this process: a few kilobytes a banner,
- * and any node can remake it from the stored bytes.
+ * The stored image scaled down to `width` pixels (a phone's copy of a banner; never enlarged: an image
+ * at most that wide is returned as stored). Made on first request and kept in this process: a few
+ * kilobytes a banner, and any node can remake it from the stored bytes.
  */
 export async function imageAtWidth(
   image: { bytes: Buffer; sha256: string; width: number; contentType: string },

@@ -7,8 +7,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   BANNER_FULL_MEDIA,
   BANNER_SOURCES,
+  bannerLabel,
+  fileImageUrl,
   imageAtWidthUrl,
   PublicClient,
+  townName,
   type ErrorBody,
 } from '@opp/contracts';
 import type { Executor } from '../db/database.ts';
@@ -53,19 +56,16 @@ function staticTownHeading(town: PublicClient, isRecord: boolean): string {
   const tag = isRecord ? 'p' : 'h1';
   let heading: string;
   if (town.BannerImage) {
-    const banner = `/api/files/image/${encodeURIComponent(town.BannerImage)}`;
-    const label = town.Description?.trim()
-      ? `${town.Description.trim()}, ${town.StateProvince}`
-      : `${town.City}, ${town.StateProvince}`;
+    const banner = fileImageUrl(town.BannerImage);
     heading =
       `<div class="opp-town opp-town--banner"><${tag} class="opp-town__heading"><picture>` +
       BANNER_SOURCES.map(
         (s) => `<source media="${s.media}" srcset="${imageAtWidthUrl(banner, s.width)}">`,
       ).join('') +
-      `<img class="opp-town__banner" src="${banner}" alt="${escapeHtml(label)}" fetchpriority="high">` +
+      `<img class="opp-town__banner" src="${banner}" alt="${escapeHtml(bannerLabel(town))}" fetchpriority="high">` +
       `</picture></${tag}></div>`;
   } else
-    heading = `<div class="opp-town"><${tag} class="opp-town__heading">${escapeHtml(`${town.City}, ${town.StateProvince}`)}</${tag}></div>`;
+    heading = `<div class="opp-town"><${tag} class="opp-town__heading">${escapeHtml(townName(town))}</${tag}></div>`;
   return (
     `<main id="main-content" tabindex="-1" class="opp-main"><div class="opp-container${isRecord ? ' opp-record' : ''}">` +
     `${heading}</div></main>`
@@ -163,7 +163,7 @@ export const webAppPlugin = fp(
       let page = indexHtml;
       if (town.BannerImage) {
         // The same choice as the page's <picture> (TownHeading): one preload per screen, the one it uses.
-        const banner = `/api/files/image/${encodeURIComponent(town.BannerImage)}`;
+        const banner = fileImageUrl(town.BannerImage);
         for (const source of BANNER_SOURCES)
           head.push(
             `<link rel="preload" as="image" href="${imageAtWidthUrl(banner, source.width)}" media="${source.media}" fetchpriority="high">`,

@@ -37,7 +37,4 @@ export function assetUrl(pathOrUrl: string): string {
   return pathOrUrl.startsWith('/') ? pathOrUrl : `/${pathOrUrl}`;
 }
 
-/** A stored file (banner image) served by GET /api/files/image/{file}. */
-export function fileImageUrl(file: string): string {
-  return `/api/files/image/${encodeURIComponent(file)}`;
-}
+export { fileImageUrl } from '@opp/contracts/image-sizes';

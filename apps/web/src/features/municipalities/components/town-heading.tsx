@@ -1,7 +1,12 @@
 import type { PublicClient } from '@opp/contracts';
-import { BANNER_SOURCES, imageAtWidthUrl } from '@opp/contracts/image-sizes';
+import {
+  bannerLabel,
+  BANNER_SOURCES,
+  fileImageUrl,
+  imageAtWidthUrl,
+  townName,
+} from '@opp/contracts/image-sizes';
 import type { ReactNode } from 'react';
-import { fileImageUrl } from '@/utils/links';
 
 export interface TownHeadingProps {
   client: PublicClient;
@@ -11,7 +16,7 @@ export interface TownHeadingProps {
   children?: ReactNode;
 }
 
-export const townName = (c: PublicClient) => `${c.City}, ${c.StateProvince}`;
+export { townName };
 
 /**
  * Spec §2: the municipality's banner image, or the heading "City, State" when it has none. The server
@@ -19,9 +24,7 @@ export const townName = (c: PublicClient) => `${c.City}, ${c.StateProvince}`;
  * apps/server/src/plugins/web-app.ts): change one, change the other, or the page shifts when React renders.
  */
 export function TownHeading({ client, as: Tag = 'h1', children }: TownHeadingProps) {
-  const label = client.Description?.trim()
-    ? `${client.Description.trim()}, ${client.StateProvince}`
-    : townName(client);
+  const label = bannerLabel(client);
   return (
     <div className={`opp-town${client.BannerImage ? ' opp-town--banner' : ''}`}>
       <Tag className="opp-town__heading">

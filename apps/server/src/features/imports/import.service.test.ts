@@ -43,6 +43,30 @@ describe('importRoll', () => {
     expect(after.map((r) => r.account)).toEqual(['7', '8']);
   });
 
+  it('indexes a word the database reads as a number as its own search would look for it', async () => {
+    // '12E3A' is '12e3' and 'a' to PostgreSQL's text parser: the SQL search's to_tsquery looks for those.
+    const client = await buildClient(ctx.db);
+    await publishRoll(ctx.db, client.id, [rec('1', { MapLot: '12E3A' }), rec('2')]);
+    const rows = await queryRows<{ account: string; same: boolean }>(
+      ctx.db,
+      sql`select p.account,
+                 tsvector_to_array(p.search_doc) = tsvector_to_array(to_tsvector('simple',
+                   array_to_string(tsvector_to_array(p.search_doc), ' '))) as same
+            from properties p join clients c on c.active_roll_id = p.roll_id
+           where c.id = ${client.id} order by p.account`,
+    );
+    expect(rows).toEqual([
+      { account: '1', same: true },
+      { account: '2', same: true },
+    ]);
+    const found = await queryRows<{ account: string }>(
+      ctx.db,
+      sql`select p.account from properties p join clients c on c.active_roll_id = p.roll_id
+           where c.id = ${client.id} and p.search_doc @@ to_tsquery('simple', '12e3a:*')`,
+    );
+    expect(found.map((r) => r.account)).toEqual(['1']);
+  });
+
   it('rejects a file with any bad record and changes nothing, naming line and field', async () => {
     const client = await buildClient(ctx.db);
     await publishRoll(ctx.db, client.id, [rec('1')]);

@@ -107,8 +107,8 @@ export const rollsRepository = {
    * Writes a batch of rows into the roll's table with COPY: the cheapest way into PostgreSQL on both
    * engines (no statement to plan, no parameters, no JSON to unpack). Every column arrives as the value
    * it will hold: the word vector is written as a tsvector literal rather than computed by
-   * to_tsvector, whose parser would yield these words unchanged (they are ASCII letters and digits,
-   * see search-text.ts) at several times the cost.
+   * to_tsvector, whose parser yields these words unchanged (they are ASCII letters and digits, see
+   * search-text.ts) at several times the cost, except words it reads as numbers (below).
    */
   async insertRows(db: Executor, rollId: number, clientId: number, rows: PropertyRow[]) {
     if (rows.length === 0) return;
@@ -147,6 +147,14 @@ export const rollsRepository = {
         bathrooms, has_residential, has_commercial, land_types, building_styles, search_doc, codes)`,
       data,
     );
+    // PostgreSQL's parser reads digits, "e", digits as one number ('0e0a' is '0e0' and 'a'), and its
+    // to_tsquery will look for those pieces: such rare rows get the engine's own word vector.
+    const numberLike = rows.filter((r) => r.searchWords.some((w) => NUMBER_LIKE.test(w)));
+    if (numberLike.length)
+      await db.execute(sql`
+        update ${sql.raw(rollTable(rollId))}
+           set search_doc = to_tsvector('simple', array_to_string(tsvector_to_array(search_doc), ' '))
+         where account = any(array(select jsonb_array_elements_text(${JSON.stringify(numberLike.map((r) => r.account))}::jsonb)))`);
   },
 
   /**
@@ -294,6 +302,8 @@ export const rollsRepository = {
 };
 
 const ROLL_TABLE_PATTERN = '^properties_r([0-9]+)$';
+/** A word PostgreSQL's text parser would split: a digit, `e`, a digit inside it. */
+const NUMBER_LIKE = /[0-9]e[0-9]/;
 
 /** The table holding one roll's rows (migrations/0006). Roll ids are integers from import_runs. */
 export function rollTable(rollId: number): string {

@@ -250,6 +250,44 @@ describe('skeleton and contact modal', () => {
     await page.close();
   });
 
+  it('the search box painted with the page works before the app has loaded', async () => {
+    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // The app's start (apps/web/src/app/start.ts) held back: only the server's painted page is there.
+    await page.route('**/assets/start-*.js', async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.goto('/Maine/Harrison/search');
+    const painted = page.getByLabel('Search by owner, address, map/lot or account');
+    await painted.fill('main st');
+    expect(await page.getByRole('combobox').count()).toBe(0);
+    release();
+    // The app takes over with what was typed, and the focus.
+    const box = page.getByRole('combobox', { name: 'Search by owner, address, map/lot or account' });
+    await expect.poll(() => box.inputValue()).toBe('main st');
+    expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.close();
+
+    // Enter before the app is there searches anyway: the box is a plain form to the search page.
+    const slow = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    let open!: () => void;
+    const held = new Promise<void>((r) => (open = r));
+    await slow.route('**/assets/start-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await slow.goto('/Maine/Harrison/search');
+    await slow.getByLabel('Search by owner, address, map/lot or account').fill('baker');
+    await Promise.all([slow.waitForURL(/\/Maine\/Harrison\/search\?q=baker$/), slow.keyboard.press('Enter')]);
+    open();
+    await expect.poll(() => slow.getByRole('combobox').inputValue()).toBe('baker');
+    await expect.poll(() => count(slow).textContent()).toMatch(/^Showing 1 to \d+ of \d+ results$/);
+    expectNoPageErrors(slow);
+    await slow.close();
+  });
+
   it('contact info: a carousel with arrows, fields only when present, home URL in a new tab, Escape returns focus', async () => {
     const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
     await page.goto('/Maine/Harrison/search');

@@ -102,6 +102,8 @@ describe('web app files', () => {
       expect(res.headers['cache-control']).toBe('no-cache');
       const html = zlib.gunzipSync(res.rawPayload).toString();
       expect(html).toContain(hint);
+      // Asked for ahead of the app's scripts, so a slow link does not queue it behind them.
+      expect(html.indexOf(hint)).toBeLessThan(html.indexOf('<script type="module"'));
       const data = /<script type="application\/json" id="opp-town">(.*?)<\/script>/.exec(html);
       // Exactly what the API answers, and the title cannot close the element early.
       expect(JSON.parse(data![1]!)).toEqual(api.json());
@@ -123,15 +125,22 @@ describe('web app files', () => {
           `<source media="(max-width: 40em) and (min-resolution: 2.5dppx)" srcset="${banner}?w=1080">` +
           `<source media="(max-width: 40em) and (max-resolution: 2.49dppx)" srcset="${banner}?w=720">` +
           `<img class="opp-town__banner" src="${banner}" alt="Town of &#60;/script&#62;&#60;b&#62;Bannerton, Maine" fetchpriority="high">` +
-          `</picture></${tag}></div></div></main></div>`,
+          `</picture></${tag}></div>`,
       );
+      // The search page's search box is painted too, searching the town as its URL names it; a record
+      // page has none.
+      if (tag === 'p') expect(html).not.toContain('<form');
+      else
+        expect(html).toContain(
+          `</picture></h1></div><div class="opp-search"><form class="opp-searchbar" role="search" aria-label="Property search" action="${url.split('?')[0]!.replace(/\/search$/, '')}/search" method="get">`,
+        );
     }
     const plain = await get('/Maine/Plainville/search');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).not.toContain('rel="preload"');
     // A town without a banner: its name is the heading.
     expect(plain.body).toContain(
-      '<header></header><main id="main-content" tabindex="-1" class="opp-main"><div class="opp-container"><div class="opp-town"><h1 class="opp-town__heading">Plainville, Maine</h1></div></div></main></div>',
+      '<header></header><main id="main-content" tabindex="-1" class="opp-main"><div class="opp-container"><div class="opp-town"><h1 class="opp-town__heading">Plainville, Maine</h1></div><div class="opp-search">',
     );
     expect(plain.body).toContain(`"ClientID":${plainTown.id}`);
     // Nothing for an unknown town, the admin page or other paths.
@@ -140,5 +149,22 @@ describe('web app files', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(INDEX);
     }
+  });
+
+  it("paints the search page's search box, a plain GET form that works before the app has loaded", async () => {
+    await buildClient(ctx.db, { city: 'Old Orchard', bannerImage: null });
+    const res = await get('/Maine/old%20orchard/search?q=%22%3E%3Cb%3Emain%20st&page=2');
+    const form = /<form class="opp-searchbar"[^>]*>.*?<\/form>/.exec(res.body)?.[0];
+    expect(form).toBe(
+      '<form class="opp-searchbar" role="search" aria-label="Property search" action="/Maine/old%20orchard/search" method="get">' +
+        '<label class="usa-label opp-searchbar__label" for="opp-static-q">Search by owner, address, map/lot or account</label>' +
+        '<div class="opp-searchbar__row"><div class="opp-combobox">' +
+        // The URL's query is in the box, and cannot break out of its attribute.
+        '<input id="opp-static-q" class="usa-input opp-searchbar__input" type="search" name="q" autocomplete="off" spellcheck="false" maxlength="200" value="&#34;&#62;&#60;b&#62;main st">' +
+        `</div><button type="submit" class="usa-button opp-searchbar__submit">${form!.match(/<svg.*?<\/svg>/)![0]}<span>Search</span></button></div></form>`,
+    );
+    expect(form).toMatch(/<svg [^>]*aria-hidden="true"/);
+    // The town page without /search is the search page too.
+    expect((await get('/Maine/Old%20Orchard')).body).toContain('value=""');
   });
 });

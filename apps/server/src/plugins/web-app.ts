@@ -47,12 +47,37 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** Where index.html's static shell may take a town page's first content (apps/web/index.html). */
 const STATIC_PAGE_MARK = '<!--opp-static-page-->';
 
+/** features/search SearchBar's icon (components/ui/icons.tsx SearchIcon), for the painted copy below. */
+const SEARCH_ICON =
+  '<svg width="20" height="20" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false" class="opp-icon">' +
+  '<path d="M15.5 14h-.79l-.28-.27A6.47 6.47 0 0 0 16 9.5 6.5 6.5 0 1 0 9.5 16c1.61 0 3.09-.59 4.23-1.57l.27.28v.79l5 4.99L20.49 19l-4.99-5zm-6 0C7.01 14 5 11.99 5 9.5S7.01 5 9.5 5 14 7.01 14 9.5 11.99 14 9.5 14z"/></svg>';
+
+/** Where the painted search box is: SearchBar takes over what was typed in it (features/search). */
+const STATIC_QUERY_ID = 'opp-static-q';
+
 /**
- * The town's heading as TownHeading renders it in its page (search: an h1; record: a p), painted with
- * the shell before any script runs: the banner, or the town's name, is those pages' largest element, so
- * it no longer waits for the app. React replaces the shell with the same element in the same place.
+ * The search page's search box as SearchBar renders it, painted with the shell: on a town without a
+ * banner its label is the page's largest text, which must not wait for the app. Until the app takes
+ * over it is a plain GET form to the same page (`?q=`, which the app reads), so it already works.
  */
-function staticTownHeading(town: PublicClient, isRecord: boolean): string {
+function staticSearchForm(searchPath: string, query: string): string {
+  return (
+    `<div class="opp-search"><form class="opp-searchbar" role="search" aria-label="Property search" action="${escapeHtml(searchPath)}" method="get">` +
+    `<label class="usa-label opp-searchbar__label" for="${STATIC_QUERY_ID}">Search by owner, address, map/lot or account</label>` +
+    `<div class="opp-searchbar__row"><div class="opp-combobox">` +
+    `<input id="${STATIC_QUERY_ID}" class="usa-input opp-searchbar__input" type="search" name="q" autocomplete="off" spellcheck="false" maxlength="200" value="${escapeHtml(query)}">` +
+    `</div><button type="submit" class="usa-button opp-searchbar__submit">${SEARCH_ICON}<span>Search</span></button></div>` +
+    `</form></div>`
+  );
+}
+
+/**
+ * A town page's first content, painted with the shell before any script runs: the town's heading as
+ * TownHeading renders it (search: an h1; record: a p), then on the search page `search` (the search
+ * box). The banner, or else the town's name or the search box's label, is those pages' largest element,
+ * so it no longer waits for the app. React replaces the shell with the same elements in the same place.
+ */
+function staticTownPage(town: PublicClient, isRecord: boolean, search: string): string {
   const tag = isRecord ? 'p' : 'h1';
   let heading: string;
   if (town.BannerImage) {
@@ -68,8 +93,15 @@ function staticTownHeading(town: PublicClient, isRecord: boolean): string {
     heading = `<div class="opp-town"><${tag} class="opp-town__heading">${escapeHtml(townName(town))}</${tag}></div>`;
   return (
     `<main id="main-content" tabindex="-1" class="opp-main"><div class="opp-container${isRecord ? ' opp-record' : ''}">` +
-    `${heading}</div></main>`
+    `${heading}${search}</div></main>`
   );
+}
+
+/** `html` with `tags` early in its head: after the title (or the head's opening tag). */
+function insertAfterTitle(html: string, tags: string): string {
+  const title = html.indexOf('</title>');
+  const at = title >= 0 ? title + '</title>'.length : html.indexOf('<head>') + '<head>'.length;
+  return html.slice(0, at) + tags + html.slice(at);
 }
 
 /**
@@ -147,6 +179,9 @@ export const webAppPlugin = fp(
       // Read per request, like the static files: a new build in place is served at once.
       const indexHtml = await fs.promises.readFile(path.join(dist!, 'index.html'), 'utf8');
       const routeChunks = await readRoutePreloads(dist!);
+      // What the page's largest element needs (the record, the banner) is asked for first, ahead of the
+      // app's scripts in the head, so that on a slow link it is not queued behind them.
+      const first: string[] = [];
       const head = [`<script type="application/json" id="opp-town">${scriptSafeJson(town)}</script>`];
       const [state = '', city = '', third] = url
         .split('/')
@@ -157,7 +192,7 @@ export const webAppPlugin = fp(
         head.push(`<link rel="modulepreload" crossorigin href="${file}">`);
       // The record itself, at the URL the app will fetch (features/properties/api/get-property.ts).
       if (isRecord)
-        head.push(
+        first.push(
           `<link rel="preload" as="fetch" crossorigin href="/api/fullproperty/${encodeURIComponent(third)}?${new URLSearchParams({ city, state }).toString().replace(/&/g, '&amp;')}">`,
         );
       let page = indexHtml;
@@ -165,15 +200,22 @@ export const webAppPlugin = fp(
         // The same choice as the page's <picture> (TownHeading): one preload per screen, the one it uses.
         const banner = fileImageUrl(town.BannerImage);
         for (const source of BANNER_SOURCES)
-          head.push(
+          first.push(
             `<link rel="preload" as="image" href="${imageAtWidthUrl(banner, source.width)}" media="${source.media}" fetchpriority="high">`,
           );
-        head.push(
+        first.push(
           `<link rel="preload" as="image" href="${banner}" media="${BANNER_FULL_MEDIA}" fetchpriority="high">`,
         );
       }
-      page = page.replace(STATIC_PAGE_MARK, staticTownHeading(town, isRecord));
-      const html = Buffer.from(page.replace('</head>', `${head.join('')}</head>`));
+      const searchForm = isRecord
+        ? ''
+        : staticSearchForm(
+            `/${encodeURIComponent(state)}/${encodeURIComponent(city)}/search`,
+            (new URL(request.url, 'http://x').searchParams.get('q') ?? '').slice(0, 200),
+          );
+      page = insertAfterTitle(page, first.join('')).replace('</head>', `${head.join('')}</head>`);
+      page = page.replace(STATIC_PAGE_MARK, staticTownPage(town, isRecord, searchForm));
+      const html = Buffer.from(page);
       const accepts = accepted(request);
       reply
         .header('cache-control', 'no-cache')

@@ -1,10 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   buildingPlusLand,
+  formatCount,
   formatDateTime,
   formatLocation,
   formatMoney,
   formatNumber,
+  formatPercent,
   formatSaleDate,
   formatTaxRate,
 } from './format';
@@ -71,5 +74,62 @@ describe('numbers and locations', () => {
     expect(buildingPlusLand(100_000, 25_000)).toBe(125_000);
     expect(buildingPlusLand(null, 25_000)).toBe(25_000);
     expect(buildingPlusLand(null, null)).toBeNull();
+  });
+});
+
+describe('number formats written by hand', () => {
+  // What en-US Intl.NumberFormat writes, except that nothing shows as "-0" (Intl writes "-$0" for -0.001).
+  const intl = (options: Intl.NumberFormatOptions) => {
+    const f = new Intl.NumberFormat('en-US', options);
+    return (v: number) => f.format(v).replace(/^-(\$?0(\.0+)?)$/, '$1');
+  };
+  const money0 = intl({ style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+  const money2 = intl({
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
+  const rate = intl({ minimumFractionDigits: 2, maximumFractionDigits: 4 });
+  const plain = intl({ maximumFractionDigits: 2 });
+  const count = intl({ maximumFractionDigits: 0 });
+  const amounts = fc.oneof(
+    fc.double({ min: -1e15, max: 1e15, noNaN: true }),
+    fc.integer({ min: -1e9, max: 1e9 }).map((n) => n / 100),
+    fc.integer({ min: -1e7, max: 1e7 }).map((n) => n / 1000 + 0.0005),
+    fc.constantFrom(0, -0, 0.005, 0.015, 2.675, 1.005, 999.995, 999_999.5, -0.004, 1e14 + 0.5),
+  );
+
+  it('match Intl.NumberFormat for money, tax rates, plain numbers, percents and counts', () => {
+    fc.assert(
+      fc.property(amounts, (v) => {
+        const cents = Math.round(v * 100);
+        expect(formatMoney(v)).toBe(cents % 100 === 0 ? money0(cents / 100) : money2(cents / 100));
+        expect(formatTaxRate(v / 1000)).toBe(rate(Number(((v / 1000) * 1000).toFixed(6))));
+        expect(formatNumber(v)).toBe(plain(v));
+        expect(formatPercent(v)).toBe(`${plain(v)}%`);
+        expect(formatCount(Math.round(v))).toBe(count(Math.round(v)));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('writes date-times as toLocaleDateString does, in the local time zone', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1900-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }),
+        (d) => {
+          expect(formatDateTime(d.toISOString())).toBe(d.toLocaleDateString('en-US'));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('never shows a sign on zero', () => {
+    expect(formatMoney(-0.001)).toBe('$0');
+    expect(formatNumber(-0.001)).toBe('0');
+    expect(formatCount(-0)).toBe('0');
+    expect(formatCount(1_000_000)).toBe('1,000,000');
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useDeferredValue, useEffect, useMemo } from 'react';
 import { useParams } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
@@ -27,7 +27,9 @@ export function Component() {
   const municipality = useMunicipality(state, city);
   const client = municipality.data;
   const property = useProperty(account, state, city, municipality.isSuccess);
-  const p = property.data;
+  // Drawn in a transition, in slices a phone can answer a tap between: the record arrives as a
+  // synchronous update (react-query's store), and the whole record at once is a long task.
+  const p = useDeferredValue(property.data);
 
   useAlertRedirect(
     municipality.isError

@@ -20,7 +20,7 @@ export { townName };
 
 /**
  * Spec §2: the municipality's banner image, or the heading "City, State" when it has none. The server
- * paints the same heading into index.html before the scripts run (staticTownHeading in
+ * paints the same heading into index.html before the scripts run (staticTownPage in
  * apps/server/src/plugins/web-app.ts): change one, change the other, or the page shifts when React renders.
  */
 export function TownHeading({ client, as: Tag = 'h1', children }: TownHeadingProps) {

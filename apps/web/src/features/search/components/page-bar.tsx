@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { ChevronLeftIcon, ChevronRightIcon } from '@/components/ui/icons';
+import { formatCount } from '@/utils/format';
 import { pageAfter, parsePageInput, type PageAction } from '@/utils/paging';
 
 export interface PageBarProps {
@@ -73,7 +74,7 @@ export function PageBar({ page, pages, onPage }: PageBarProps) {
           }}
           aria-describedby={`${id}-of`}
         />
-        <span id={`${id}-of`}>of {total.toLocaleString('en-US')}</span>
+        <span id={`${id}-of`}>of {formatCount(total)}</span>
       </span>
       <button
         type="button"

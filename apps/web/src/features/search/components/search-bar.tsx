@@ -1,8 +1,9 @@
 import type { Suggestion } from '@opp/contracts';
-import { useId, useState, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { FilterIcon, SearchIcon } from '@/components/ui/icons';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { MIN_SUGGEST_CHARS, useSuggestions } from '../api/get-suggestions';
+import { readStaticSearchBox } from '../utils/static-search-box';
 
 export interface SearchBarProps {
   clientId: number;
@@ -40,7 +41,16 @@ export function SearchBar({
   const id = useId();
   const inputId = `${id}-q`;
   const listId = `${id}-list`;
-  const [draft, setDraft] = useState(query);
+  // The box painted with the page (before the scripts ran) may already hold typing and focus.
+  const [painted] = useState(readStaticSearchBox);
+  const [draft, setDraft] = useState(painted?.text ?? query);
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!painted?.focused || !inputRef.current) return;
+    const input = inputRef.current;
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  }, [painted]);
   const [shownQuery, setShownQuery] = useState(query);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -98,6 +108,7 @@ export function SearchBar({
       <div className="opp-searchbar__row">
         <div className="opp-combobox">
           <input
+            ref={inputRef}
             id={inputId}
             className="usa-input opp-searchbar__input"
             type="search"

@@ -1,11 +1,11 @@
 import type { SortColumn, Suggestion } from '@opp/contracts';
-import { useEffect, useRef } from 'react';
+import { useDeferredValue, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { DownloadIcon, GridIcon, ListIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useDialog } from '@/hooks/use-dialog';
-import { formatDateTime } from '@/utils/format';
+import { formatCount, formatDateTime } from '@/utils/format';
 import { shownRange } from '@/utils/paging';
 import { exportCsvUrl } from '../api/export-csv';
 import { useSearchProperties } from '../api/search-properties';
@@ -46,6 +46,10 @@ export function SearchScreen({ clientId, state, city }: SearchScreenProps) {
   } = useDialog();
   const result = useSearchProperties(clientId, search);
   const data = result.data;
+  // The results (count, rows, pages) are drawn in a transition, in slices a phone can answer a tap
+  // between: a page of results arrives as a synchronous update (react-query's store), and 50 rows at
+  // once are a long task.
+  const shown = useDeferredValue(data);
   const hrefFor = (account: string) => paths.property.getHref(state, city, account);
 
   // Spec §4: the list of result paths is stored whenever the results change (Previous/Next on records).
@@ -86,12 +90,12 @@ export function SearchScreen({ clientId, state, city }: SearchScreenProps) {
   const onClear = () => setSearch({ ...DEFAULT_SEARCH, view: search.view });
   const onView = (view: ViewStyle) => setSearch({ ...search, view });
 
-  const total = data?.TotalRecords ?? 0;
-  const { from, to } = data
-    ? shownRange(data.PageNumber, data.PageSize || PAGE_SIZE, total)
+  const total = shown?.TotalRecords ?? 0;
+  const { from, to } = shown
+    ? shownRange(shown.PageNumber, shown.PageSize || PAGE_SIZE, total)
     : { from: 0, to: 0 };
-  const countText = data
-    ? `Showing ${from.toLocaleString('en-US')} to ${to.toLocaleString('en-US')} of ${data.TotalIsEstimate ? 'about ' : ''}${total.toLocaleString('en-US')} results`
+  const countText = shown
+    ? `Showing ${formatCount(from)} to ${formatCount(to)} of ${shown.TotalIsEstimate ? 'about ' : ''}${formatCount(total)} results`
     : result.isError
       ? ''
       : 'Loading results…';
@@ -125,8 +129,8 @@ export function SearchScreen({ clientId, state, city }: SearchScreenProps) {
             <p className="opp-count" role="status" aria-live="polite">
               {countText}
             </p>
-            {data?.LastUpdated ? (
-              <p className="opp-asof">Data as of {formatDateTime(data.LastUpdated)}</p>
+            {shown?.LastUpdated ? (
+              <p className="opp-asof">Data as of {formatDateTime(shown.LastUpdated)}</p>
             ) : null}
           </div>
           <div className="opp-toolbar__actions">
@@ -149,7 +153,7 @@ export function SearchScreen({ clientId, state, city }: SearchScreenProps) {
                 <GridIcon size={20} /> Grid
               </button>
             </div>
-            {data && total > 0 ? (
+            {shown && total > 0 ? (
               <a
                 className="usa-button usa-button--outline opp-toolbar__btn"
                 href={exportCsvUrl(clientId, search)}
@@ -157,7 +161,7 @@ export function SearchScreen({ clientId, state, city }: SearchScreenProps) {
               >
                 <DownloadIcon size={20} /> Download CSV
               </a>
-            ) : !data && result.isPending ? (
+            ) : !shown && (result.isPending || data) ? (
               // Holds the button's place while the first page loads: the toolbar does not reflow when it comes.
               <span
                 className="usa-button usa-button--outline opp-toolbar__btn opp-placeholder"
@@ -180,19 +184,23 @@ export function SearchScreen({ clientId, state, city }: SearchScreenProps) {
           </div>
         ) : null}
 
-        {!data && result.isPending ? <ResultsSkeleton /> : null}
+        {!shown && (result.isPending || data) ? <ResultsSkeleton /> : null}
 
-        {data && data.SearchProperties.length === 0 ? (
+        {shown && shown.SearchProperties.length === 0 ? (
           <p className="opp-empty">No properties match this search. Try fewer words or clear the filters.</p>
         ) : null}
 
-        {data && data.SearchProperties.length > 0 ? (
-          <div className={result.isPlaceholderData ? 'opp-results__body is-stale' : 'opp-results__body'}>
+        {shown && shown.SearchProperties.length > 0 ? (
+          <div
+            className={
+              result.isPlaceholderData || shown !== data ? 'opp-results__body is-stale' : 'opp-results__body'
+            }
+          >
             {search.view === 'grid' ? (
-              <ResultsGrid results={data.SearchProperties} hrefFor={hrefFor} />
+              <ResultsGrid results={shown.SearchProperties} hrefFor={hrefFor} />
             ) : (
               <ResultsTable
-                results={data.SearchProperties}
+                results={shown.SearchProperties}
                 sort={search.sort}
                 onSort={onSort}
                 hrefFor={hrefFor}
@@ -201,8 +209,8 @@ export function SearchScreen({ clientId, state, city }: SearchScreenProps) {
           </div>
         ) : null}
 
-        {data && data.Pages > 0 ? (
-          <PageBar page={search.page} pages={data.Pages} onPage={(page) => setSearch({ ...search, page })} />
+        {shown && shown.Pages > 0 ? (
+          <PageBar page={search.page} pages={shown.Pages} onPage={(page) => setSearch({ ...search, page })} />
         ) : null}
       </section>
     </div>

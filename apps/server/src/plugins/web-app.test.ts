@@ -144,11 +144,24 @@ describe('web app files', () => {
     );
     expect(plain.body).toContain(`"ClientID":${plainTown.id}`);
     // Nothing for an unknown town, the admin page or other paths.
-    for (const url of ['/Maine/Nowhere/search', '/Maine/Bannerton/admin', '/admin', '/']) {
+    for (const url of ['/Maine/Nowhere/search', '/Maine/Bannerton/admin', '/admin']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toBe(INDEX);
     }
+    // The home page gets its heading and introduction painted.
+    const home = await get('/', 'br');
+    expect(home.headers['cache-control']).toBe('no-cache');
+    expect(zlib.brotliDecompressSync(home.rawPayload).toString()).toBe(
+      INDEX.replace(
+        '<!--opp-static-page-->',
+        '<main id="main-content" tabindex="-1" class="opp-main"><div class="opp-home">' +
+          '<section class="opp-home__panel" aria-labelledby="find-heading">' +
+          '<h1 id="find-heading" class="opp-home__heading">Find A Property</h1>' +
+          '<p class="opp-home__intro">Choose a region and a community to search its public property records. No account is needed.</p>' +
+          '</section></div></main>',
+      ),
+    );
   });
 
   it("paints the search page's search box, a plain GET form that works before the app has loaded", async () => {

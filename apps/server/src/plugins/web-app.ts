@@ -47,6 +47,18 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** Where index.html's static shell may take a town page's first content (apps/web/index.html). */
 const STATIC_PAGE_MARK = '<!--opp-static-page-->';
 
+/**
+ * The home page's heading and introduction as its route renders them (apps/web/src/app/routes/public/
+ * home.tsx; change one, change the other), painted with the shell: the introduction is the page's
+ * largest element. The community picker needs the app and the API, so it comes with the app.
+ */
+const STATIC_HOME_PAGE =
+  '<main id="main-content" tabindex="-1" class="opp-main"><div class="opp-home">' +
+  '<section class="opp-home__panel" aria-labelledby="find-heading">' +
+  '<h1 id="find-heading" class="opp-home__heading">Find A Property</h1>' +
+  '<p class="opp-home__intro">Choose a region and a community to search its public property records. No account is needed.</p>' +
+  '</section></div></main>';
+
 /** features/search SearchBar's icon (components/ui/icons.tsx SearchIcon), for the painted copy below. */
 const SEARCH_ICON =
   '<svg width="20" height="20" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false" class="opp-icon">' +
@@ -169,7 +181,23 @@ export const webAppPlugin = fp(
           .map(([name]) => name),
       );
 
-    /** index.html with the town's data and banner preload: small, so compressed here, quickly. */
+    /** A page of the app (index.html with what was painted into it): small, so compressed here, quickly. */
+    const sendPage = (request: FastifyRequest, reply: FastifyReply, page: string) => {
+      const html = Buffer.from(page);
+      const accepts = accepted(request);
+      reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding')
+        .type('text/html; charset=utf-8');
+      if (accepts.has('br'))
+        return reply
+          .header('content-encoding', 'br')
+          .send(zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
+      if (accepts.has('gzip')) return reply.header('content-encoding', 'gzip').send(zlib.gzipSync(html));
+      return reply.send(html);
+    };
+
+    /** index.html with the town's data, preloads and first content. */
     const sendTownPage = async (
       request: FastifyRequest,
       reply: FastifyReply,
@@ -215,18 +243,7 @@ export const webAppPlugin = fp(
           );
       page = insertAfterTitle(page, first.join('')).replace('</head>', `${head.join('')}</head>`);
       page = page.replace(STATIC_PAGE_MARK, staticTownPage(town, isRecord, searchForm));
-      const html = Buffer.from(page);
-      const accepts = accepted(request);
-      reply
-        .header('cache-control', 'no-cache')
-        .header('vary', 'accept-encoding')
-        .type('text/html; charset=utf-8');
-      if (accepts.has('br'))
-        return reply
-          .header('content-encoding', 'br')
-          .send(zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
-      if (accepts.has('gzip')) return reply.header('content-encoding', 'gzip').send(zlib.gzipSync(html));
-      return reply.send(html);
+      return sendPage(request, reply, page);
     };
 
     app.setNotFoundHandler(async (request, reply) => {
@@ -249,6 +266,10 @@ export const webAppPlugin = fp(
       if (url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
       const town = await findTown(app.database.db, url);
       if (town) return sendTownPage(request, reply, url, town);
+      if (url === '/') {
+        const indexHtml = await fs.promises.readFile(path.join(dist!, 'index.html'), 'utf8');
+        return sendPage(request, reply, indexHtml.replace(STATIC_PAGE_MARK, STATIC_HOME_PAGE));
+      }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   },

@@ -4,7 +4,11 @@ import { paths } from '@/config/paths';
 import { FindPropertyForm } from '@/features/municipalities/components/find-property-form';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 
-/** Spec §2 Home: the portal title and the 'Find A Property' panel. */
+/**
+ * Spec §2 Home: the portal title and the 'Find A Property' panel. The server paints the panel's heading
+ * and introduction into index.html before the scripts run (STATIC_HOME_PAGE in
+ * apps/server/src/plugins/web-app.ts): change one, change the other.
+ */
 export function Component() {
   const navigate = useNavigate();
   useDocumentTitle('Find A Property');

@@ -254,8 +254,8 @@ describe('skeleton and contact modal', () => {
     const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    // The app's start (apps/web/src/app/start.ts) held back: only the server's painted page is there.
-    await page.route('**/assets/start-*.js', async (route) => {
+    // The app proper (apps/web/src/app/mount.tsx) held back: only the server's painted page is there.
+    await page.route('**/assets/mount-*.js', async (route) => {
       await gate;
       await route.continue();
     });
@@ -274,7 +274,7 @@ describe('skeleton and contact modal', () => {
     const slow = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
     let open!: () => void;
     const held = new Promise<void>((r) => (open = r));
-    await slow.route('**/assets/start-*.js', async (route) => {
+    await slow.route('**/assets/mount-*.js', async (route) => {
       await held;
       await route.continue();
     });

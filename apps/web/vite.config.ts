@@ -175,8 +175,8 @@ function precompress(): Plugin {
   };
 }
 
-/** The app's start (main.tsx imports it after the first paint), which imports its parts one by one. */
-const START_MODULE = '/src/app/start.ts';
+/** The app proper, which the entry (main.tsx) imports after the first paint. */
+const MOUNT_MODULE = '/src/app/mount.tsx';
 
 const PUBLIC_ROUTES = {
   home: '/src/app/routes/public/home.tsx',
@@ -186,8 +186,8 @@ const PUBLIC_ROUTES = {
 
 /**
  * `modulepreload` for the public routes' chunks, so they download beside the entry instead of after it
- * has run (a round trip and more on a slow phone). index.html preloads the app's start (app/start.ts
- * and the parts it imports) and the home route's chunks (the public layout is among them, shared by
+ * has run (a round trip and more on a slow phone). index.html preloads the app proper (app/mount.tsx,
+ * which the entry imports after the first paint) and the home route's chunks (the public layout is among them, shared by
  * every public page); the search and record pages' own chunks
  * are listed in `.vite/route-preloads.json`, which the server adds to the HTML of a town's pages
  * (apps/server/src/plugins/web-app.ts).
@@ -219,13 +219,9 @@ function preloadPublicRoutes(): Plugin {
         const loaded = closure(entry.fileName);
         const chunkOf = (module: string) =>
           chunks.find((c) => c.facadeModuleId?.replaceAll('\\', '/').endsWith(module));
-        // Every page runs the start and the parts it imports (dynamically, to run them in turns).
-        const start = chunkOf(START_MODULE);
-        const boot = new Set<string>();
-        if (start) {
-          closure(start.fileName, boot);
-          for (const part of start.dynamicImports) closure(part, boot);
-        }
+        // Every page runs the app proper, imported by the entry once the page has been painted.
+        const mount = chunkOf(MOUNT_MODULE);
+        const boot = mount ? closure(mount.fileName) : new Set<string>();
         for (const f of loaded) boot.delete(f);
         const files = (route: string) => {
           const chunk = chunkOf(route);
@@ -258,6 +254,19 @@ function preloadPublicRoutes(): Plugin {
 }
 
 /**
+ * The app's scripts are asked for at low priority: on a slow link the page's own content (the banner,
+ * the record) comes first, and the scripts, which draw nothing the server has not painted already, take
+ * the bandwidth left over. They still download at once, beside the rest.
+ */
+const lowPriorityScripts = (html: string) =>
+  html
+    .replace(/<script type="module" crossorigin /g, '<script type="module" crossorigin fetchpriority="low" ')
+    .replace(
+      /<link rel="modulepreload" crossorigin /g,
+      '<link rel="modulepreload" crossorigin fetchpriority="low" ',
+    );
+
+/**
  * The stylesheet goes into index.html as a <style> element (the CSP allows inline styles): the page's
  * first paint, the server-painted town heading and search box included, then needs the HTML alone
  * instead of waiting for a second request that shares a phone's bandwidth with the scripts. It adds
@@ -281,6 +290,14 @@ function inlineStylesheet(): Plugin {
         });
       },
     },
+    // After Vite has written its own script and preload tags into the page.
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const page = bundle['index.html'];
+        if (page?.type === 'asset') page.source = lowPriorityScripts(String(page.source));
+      },
+    },
   };
 }
 
@@ -297,5 +314,21 @@ export default defineConfig(({ command }) => ({
     outDir: 'dist',
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    rollupOptions: {
+      output: {
+        // The libraries every public page runs, in one chunk rather than a dozen pieces split by who
+        // imports them: each file compresses on its own, so the pieces cost about 3 KB more in all.
+        // React and its renderer are CommonJS, initialised on first use, so sharing the chunk with the
+        // entry does not move their start-up work ahead of the first paint.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'framework',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|react-hot-toast|goober|cookie|set-cookie-parser)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
 }));

@@ -46,8 +46,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   search: 'src/app/routes/public/search.tsx',
   property: 'src/app/routes/public/property.tsx',
 };
-/** The app's start: the entry imports it after the first paint, and it imports its parts in turn. */
-const START_SOURCE = 'src/app/start.ts';
+/** The app proper: the entry imports it after the first paint (apps/web/src/main.tsx). */
+const MOUNT_SOURCE = 'src/app/mount.tsx';
 const isAdminSource = (src: string | undefined) =>
   !!src && /(^|\/)routes\/(municipality|provider)-admin\//.test(src);
 
@@ -110,11 +110,8 @@ export function analyzeBundles(buildSeconds: number): WebBundleFigures {
   for (const [route, src] of Object.entries(PUBLIC_ROUTES)) {
     const keys = new Set<string>();
     closure(entryKey, keys);
-    // Loaded on every page, though not by static imports (apps/web/src/app/start.ts).
-    if (manifest[START_SOURCE]) {
-      closure(START_SOURCE, keys);
-      for (const part of manifest[START_SOURCE].dynamicImports ?? []) closure(part, keys);
-    }
+    // Loaded on every page, though imported dynamically.
+    if (manifest[MOUNT_SOURCE]) closure(MOUNT_SOURCE, keys);
     if (manifest[src]) closure(src, keys);
     const chunks = [...keys].map((k) => manifest[k]!);
     const files = chunks.map((c) => c.file).filter((f) => f.endsWith('.js'));

@@ -7,8 +7,8 @@ import './styles/index.css';
 // fetch-after-render waterfall).
 prefetchPublicPage(queryClient, window.location);
 
-// The app itself runs after the browser has painted what the server sent (the header, a town's
-// heading and search box), and in pieces (app/start.ts).
+// The app itself (React's renderer, the router, the page; app/mount.tsx, which the HTML preloads) runs
+// after the browser has painted what the server sent: the header, a town's heading and search box.
 void afterPaint()
-  .then(() => import('./app/start'))
-  .then(({ startApp }) => startApp());
+  .then(() => import('./app/mount'))
+  .then(({ mountApp }) => mountApp());

@@ -110,7 +110,9 @@ describe('web app files', () => {
       expect(data![1]).not.toContain('<');
       // The route's own chunks download beside the entry script; nothing but asset paths is taken.
       const chunk = url.endsWith('1234') ? 'property-7a8b' : 'search-5e6f';
-      expect(html).toContain(`<link rel="modulepreload" crossorigin href="/assets/${chunk}.js">`);
+      expect(html).toContain(
+        `<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/${chunk}.js">`,
+      );
       expect(html).not.toContain('<x');
       // A record page also starts the record's request, at the URL the app asks for.
       const recordHint =

@@ -217,7 +217,7 @@ export const webAppPlugin = fp(
         .map((p) => decodeURIComponent(p));
       const isRecord = third !== undefined && third !== 'search';
       for (const file of isRecord ? routeChunks.property : routeChunks.search)
-        head.push(`<link rel="modulepreload" crossorigin href="${file}">`);
+        head.push(`<link rel="modulepreload" crossorigin fetchpriority="low" href="${file}">`);
       // The record itself, at the URL the app will fetch (features/properties/api/get-property.ts).
       if (isRecord)
         first.push(

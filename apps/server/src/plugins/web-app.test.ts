@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildClient } from '../../test/factories.ts';
+import { buildClient, publishRoll } from '../../test/factories.ts';
 import { setupTestApp } from '../../test/helpers.ts';
 
 // A built web app as `npm run build` leaves it: each text file with its .br and .gz beside it.
@@ -181,5 +181,31 @@ describe('web app files', () => {
     expect(form).toMatch(/<svg [^>]*aria-hidden="true"/);
     // The town page without /search is the search page too.
     expect((await get('/Maine/Old%20Orchard')).body).toContain('value=""');
+  });
+
+  it("paints a record's heading, its address, as the record page shows it", async () => {
+    const town = await buildClient(ctx.db, { city: 'Recordville', bannerImage: null });
+    await publishRoll(ctx.db, town.id, [
+      { Account: '17', StreetNumber: '12', Apartment: 'B', StreetName: 'MAIN <ST>' },
+      { Account: 'R-2' },
+    ]);
+    const heading = (html: string) =>
+      /<h1 class="opp-record-head__address">(.*?)<\/h1>/.exec(html)?.[1] ?? null;
+    const page = (await get('/Maine/Recordville/17')).body;
+    expect(page).toContain(
+      '<p class="opp-town__heading">Recordville, Maine</p></div><div class="opp-record-head"><div class="opp-record-head__main"><div class="opp-record-head__title"><h1 class="opp-record-head__address">12 B MAIN &#60;ST&#62;</h1></div></div></div></div></main>',
+    );
+    // No address: the account, as the page writes it.
+    expect(heading((await get('/Maine/Recordville/R-2')).body)).toBe('Account R-2');
+    // No such record, or an account no roll could hold: nothing painted, and the page is still served.
+    for (const url of [
+      '/Maine/Recordville/99',
+      '/Maine/Recordville/a%20b',
+      `/Maine/Recordville/${'9'.repeat(80)}`,
+    ]) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(heading(res.body), url).toBeNull();
+    }
   });
 });

@@ -15,15 +15,16 @@ import {
   type ErrorBody,
 } from '@opp/contracts';
 import type { Executor } from '../db/database.ts';
-import { toPublicClient } from '../features/clients/clients.repository.ts';
+import { toPublicClient, type ClientRow } from '../features/clients/clients.repository.ts';
 import { publicClientsService } from '../features/clients/clients.service.ts';
+import { recordHeading } from '../features/properties/properties.service.ts';
 
 /**
  * The town a public page URL names (/{state}/{city}, …/search, …/{account}), as GET /api/client/{id}
  * answers it at this moment, or null (not a town page, unknown or inactive town). Never remembered: an
  * admin's change (a new banner) must show on the next page view, as it does through the API.
  */
-async function findTown(db: Executor, url: string): Promise<PublicClient | null> {
+async function findTown(db: Executor, url: string): Promise<{ row: ClientRow; town: PublicClient } | null> {
   const parts = url.split('/').filter(Boolean);
   if (parts.length < 2 || parts.length > 3 || parts[0] === 'admin' || parts[2] === 'admin') return null;
   let state: string;
@@ -34,7 +35,7 @@ async function findTown(db: Executor, url: string): Promise<PublicClient | null>
     return null;
   }
   return publicClientsService.findByStateCity(db, state, city).then(
-    (row) => PublicClient.parse(toPublicClient(row)),
+    (row) => ({ row, town: PublicClient.parse(toPublicClient(row)) }),
     () => null,
   );
 }
@@ -85,11 +86,12 @@ function staticSearchForm(searchPath: string, query: string): string {
 
 /**
  * A town page's first content, painted with the shell before any script runs: the town's heading as
- * TownHeading renders it (search: an h1; record: a p), then on the search page `search` (the search
- * box). The banner, or else the town's name or the search box's label, is those pages' largest element,
- * so it no longer waits for the app. React replaces the shell with the same elements in the same place.
+ * TownHeading renders it (search: an h1; record: a p), then `content` (the search box; the record's
+ * heading). The banner, or else the search box's label or the record's address, is those pages' largest
+ * element, so it no longer waits for the app. React replaces the shell with the same elements in the
+ * same place.
  */
-function staticTownPage(town: PublicClient, isRecord: boolean, search: string): string {
+function staticTownPage(town: PublicClient, isRecord: boolean, content: string): string {
   const tag = isRecord ? 'p' : 'h1';
   let heading: string;
   if (town.BannerImage) {
@@ -105,9 +107,14 @@ function staticTownPage(town: PublicClient, isRecord: boolean, search: string): 
     heading = `<div class="opp-town"><${tag} class="opp-town__heading">${escapeHtml(townName(town))}</${tag}></div>`;
   return (
     `<main id="main-content" tabindex="-1" class="opp-main"><div class="opp-container${isRecord ? ' opp-record' : ''}">` +
-    `${heading}${search}</div></main>`
+    `${heading}${content}</div></main>`
   );
 }
+
+/** A record's heading as PropertyHeader renders it (the rest of the record comes with the app). */
+const staticRecordHeading = (heading: string) =>
+  '<div class="opp-record-head"><div class="opp-record-head__main"><div class="opp-record-head__title">' +
+  `<h1 class="opp-record-head__address">${escapeHtml(heading)}</h1></div></div></div>`;
 
 /** `html` with `tags` early in its head: after the title (or the head's opening tag). */
 function insertAfterTitle(html: string, tags: string): string {
@@ -202,7 +209,7 @@ export const webAppPlugin = fp(
       request: FastifyRequest,
       reply: FastifyReply,
       url: string,
-      town: PublicClient,
+      { row, town }: { row: ClientRow; town: PublicClient },
     ) => {
       // Read per request, like the static files: a new build in place is served at once.
       const indexHtml = await fs.promises.readFile(path.join(dist!, 'index.html'), 'utf8');
@@ -235,14 +242,21 @@ export const webAppPlugin = fp(
           `<link rel="preload" as="image" href="${banner}" media="${BANNER_FULL_MEDIA}" fetchpriority="high">`,
         );
       }
-      const searchForm = isRecord
-        ? ''
+      // Only painted: a page never fails for it (an account no roll could hold is not even looked up).
+      const heading =
+        isRecord && /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(third)
+          ? await recordHeading(app.database.db, row, third).catch(() => null)
+          : null;
+      const content = isRecord
+        ? heading === null
+          ? ''
+          : staticRecordHeading(heading)
         : staticSearchForm(
             `/${encodeURIComponent(state)}/${encodeURIComponent(city)}/search`,
             (new URL(request.url, 'http://x').searchParams.get('q') ?? '').slice(0, 200),
           );
       page = insertAfterTitle(page, first.join('')).replace('</head>', `${head.join('')}</head>`);
-      page = page.replace(STATIC_PAGE_MARK, staticTownPage(town, isRecord, searchForm));
+      page = page.replace(STATIC_PAGE_MARK, staticTownPage(town, isRecord, content));
       return sendPage(request, reply, page);
     };
 
@@ -264,8 +278,8 @@ export const webAppPlugin = fp(
       }
       // A missing asset is a real 404; any other path is a client-side route.
       if (url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
-      const town = await findTown(app.database.db, url);
-      if (town) return sendTownPage(request, reply, url, town);
+      const found = await findTown(app.database.db, url);
+      if (found) return sendTownPage(request, reply, url, found);
       if (url === '/') {
         const indexHtml = await fs.promises.readFile(path.join(dist!, 'index.html'), 'utf8');
         return sendPage(request, reply, indexHtml.replace(STATIC_PAGE_MARK, STATIC_HOME_PAGE));

@@ -147,3 +147,25 @@ export function createPropertiesService() {
 }
 
 export type PropertiesService = ReturnType<typeof createPropertiesService>;
+
+/**
+ * The heading of a record's page (its address, else its account), as the page's PropertyHeader writes
+ * it (apps/web/src/features/properties/components/property-header.tsx), for the server to paint before
+ * the app runs; null when the town has no such record. One primary-key read.
+ */
+export async function recordHeading(db: Executor, town: ClientRow, account: string): Promise<string | null> {
+  if (town.activeRollId === null) return null;
+  const json = await propertiesRepository.findRecordJson(db, town.activeRollId, account);
+  if (json === null) return null;
+  const r = JSON.parse(json) as {
+    Account: string;
+    StreetNumber: string;
+    Apartment: string;
+    StreetName: string;
+  };
+  const address = [r.StreetNumber, r.Apartment, r.StreetName]
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(' ');
+  return address || `Account ${r.Account}`;
+}

@@ -6,7 +6,9 @@ import { ImageCarousel } from './image-carousel';
 
 /**
  * Spec §2 record header: address with apartment and a map-link icon when GISLink is set, owners with
- * their addresses, photos, and map/lot, book/page, account and last updated.
+ * their addresses, photos, and map/lot, book/page, account and last updated. The server paints the
+ * address heading into index.html before the scripts run (recordHeading and staticRecordHeading in
+ * apps/server): change one, change the other.
  */
 export function PropertyHeader({ p }: { p: PropertyDetail }) {
   const address = formatLocation(p) || `Account ${p.Account}`;

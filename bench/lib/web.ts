@@ -146,6 +146,8 @@ interface LhResult {
   lhr: {
     categories: Record<string, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
     audits: Record<string, { score: number | null; numericValue?: number; title: string }>;
+    /** Lighthouse's own failure to record the page (e.g. NO_NAVSTART), which it says to retry. */
+    runtimeError?: { code: string; message: string };
   };
 }
 
@@ -192,12 +194,18 @@ export async function runLighthouse(
   return out;
 
   async function audit(page: string, url: string): Promise<LighthouseFigure> {
-    const r = await lighthouse.default(url, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance', 'accessibility', 'best-practices'],
-    });
+    let r: LhResult | undefined;
+    // A trace Lighthouse failed to record says nothing about the page; Lighthouse's advice is to run
+    // it again.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      r = await lighthouse.default(url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      });
+      if (!r?.lhr.runtimeError) break;
+    }
     if (!r) throw new Error(`Lighthouse returned nothing for ${url}`);
     // The whole report, for finding out why a score is what it is (open it in the Lighthouse viewer).
     const reportDir = process.env.BENCH_LIGHTHOUSE_DIR;

@@ -124,7 +124,9 @@ for (const viewport of [DESKTOP, MOBILE]) {
 
     it('property record with a banner and empty sections', async () => {
       await page.goto('/Maine/Bridgton/1');
+      // The app's record, not only the address the server paints before it.
       await page.getByRole('heading', { level: 1, name: '1 MAIN ST' }).waitFor();
+      await page.locator('.opp-record .opp-section').first().waitFor();
       await settle(page);
       await check(page, 'record-no-data', w);
       // The 1,200-pixel banner: a phone gets a 720-pixel copy, a wider screen the banner itself.

@@ -39,6 +39,23 @@ const position = async (page: Page) =>
 const header = (page: Page, name: string) =>
   page.locator('.opp-results-table th', { has: page.getByRole('button', { name, exact: true }) });
 
+/** Waits for a record as the app draws it: the server paints its address before the app has run. */
+async function recordShown(page: Page, address: string) {
+  await page.getByRole('heading', { level: 1, name: address }).waitFor();
+  await page.locator('.opp-record .opp-section').first().waitFor();
+}
+
+/** Holds back the page's requests to `url` (a glob) until the returned function is called. */
+async function holdRequests(page: Page, url: string): Promise<() => void> {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  await page.route(url, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return release;
+}
+
 function expectNoPageErrors(page: TrackedPage) {
   // Failed image loads or 404 lookups the test provokes on purpose are not page errors.
   expect(page.errors.filter((e) => !/status of 404/.test(e))).toEqual([]);
@@ -235,12 +252,7 @@ describe('search and record flow', () => {
 describe('skeleton and contact modal', () => {
   it('shows three skeleton cards until the first search returns', async () => {
     const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    await page.route('**/api/propertysearch/**', async (route) => {
-      await gate;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/api/propertysearch/**');
     await page.goto('/Maine/Harrison');
     await page.getByTestId('results-skeleton').waitFor();
     expect(await page.locator('.opp-skeleton-card').count()).toBe(3);
@@ -252,13 +264,8 @@ describe('skeleton and contact modal', () => {
 
   it('the search box painted with the page works before the app has loaded', async () => {
     const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
     // The app proper (apps/web/src/app/mount.tsx) held back: only the server's painted page is there.
-    await page.route('**/assets/mount-*.js', async (route) => {
-      await gate;
-      await route.continue();
-    });
+    const release = await holdRequests(page, '**/assets/mount-*.js');
     await page.goto('/Maine/Harrison/search');
     const painted = page.getByLabel('Search by owner, address, map/lot or account');
     await painted.fill('main st');
@@ -272,18 +279,16 @@ describe('skeleton and contact modal', () => {
 
     // Enter before the app is there searches anyway: the box is a plain form to the search page.
     const slow = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
-    let open!: () => void;
-    const held = new Promise<void>((r) => (open = r));
-    await slow.route('**/assets/mount-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
+    const open = await holdRequests(slow, '**/assets/mount-*.js');
     await slow.goto('/Maine/Harrison/search');
     await slow.getByLabel('Search by owner, address, map/lot or account').fill('baker');
     await Promise.all([slow.waitForURL(/\/Maine\/Harrison\/search\?q=baker$/), slow.keyboard.press('Enter')]);
     open();
     await expect.poll(() => slow.getByRole('combobox').inputValue()).toBe('baker');
     await expect.poll(() => count(slow).textContent()).toMatch(/^Showing 1 to \d+ of \d+ results$/);
+    // A bare URL brings the stored search back (spec §4): the untouched painted box defers to it.
+    await slow.goto('/Maine/Harrison/search');
+    await expect.poll(() => slow.getByRole('combobox').inputValue()).toBe('baker');
     expectNoPageErrors(slow);
     await slow.close();
   });
@@ -327,7 +332,7 @@ describe('property record', () => {
   it('shows every section, the exemption list, tax details and Pay Now with the account appended', async () => {
     const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
     await page.goto('/Maine/Harrison/1000');
-    await page.getByRole('heading', { level: 1, name: '10 MAIN ST' }).waitFor();
+    await recordShown(page, '10 MAIN ST');
     expect(await page.locator('.opp-section__heading').allInnerTexts()).toEqual([
       'Assessment',
       'Sales',
@@ -390,7 +395,7 @@ describe('property record', () => {
   it('shows Pay Now only when allowed and tax is outstanding, and No Data on empty sections', async () => {
     const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
     await page.goto('/Maine/Harrison/1002');
-    await page.getByRole('heading', { level: 1, name: '14 LAKE RD' }).waitFor();
+    await recordShown(page, '14 LAKE RD');
     expect(await page.getByRole('link', { name: /Pay Now/ }).count()).toBe(0);
     // Parcel 1002 has no user-defined values: only that section is empty.
     expect(await page.locator('#additional').getByText('No Data', { exact: true }).count()).toBe(1);
@@ -398,11 +403,11 @@ describe('property record', () => {
 
     // Bridgton does not allow a payment link; its account 1 has nothing but an address.
     await page.goto('/Maine/Bridgton/1');
-    await page.getByRole('heading', { level: 1, name: '1 MAIN ST' }).waitFor();
+    await recordShown(page, '1 MAIN ST');
     expect(await page.getByRole('img', { name: 'Town of Bridgton, Maine' }).isVisible()).toBe(true);
     expect(await page.getByText('No Data', { exact: true }).count()).toBe(7);
     await page.goto('/Maine/Bridgton/1000');
-    await page.getByRole('heading', { level: 1, name: '10 MAIN ST' }).waitFor();
+    await recordShown(page, '10 MAIN ST');
     expect(await page.locator('.opp-record').textContent()).toContain('$1,234.56');
     expect(await page.getByRole('link', { name: /Pay Now/ }).count()).toBe(0);
     await page.close();
@@ -411,7 +416,7 @@ describe('property record', () => {
   it('prints as a clean document: no navigation chrome, every section, closed lists open', async () => {
     const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
     await page.goto('/Maine/Harrison/1000');
-    await page.getByRole('heading', { level: 1, name: '10 MAIN ST' }).waitFor();
+    await recordShown(page, '10 MAIN ST');
     await page.emulateMedia({ media: 'print' });
     expect(await page.locator('header.opp-header').isVisible()).toBe(false);
     expect(await page.locator('.opp-bottombar').isVisible()).toBe(false);

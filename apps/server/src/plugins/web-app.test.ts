@@ -179,6 +179,17 @@ describe('web app files', () => {
         `</div><button type="submit" class="usa-button opp-searchbar__submit">${form!.match(/<svg.*?<\/svg>/)![0]}<span>Search</span></button></div></form>`,
     );
     expect(form).toMatch(/<svg [^>]*aria-hidden="true"/);
+    // `$'` and `$&` are text, not patterns of String.replace.
+    const dollars = await buildClient(ctx.db, {
+      city: 'Dollarton',
+      description: "Town of $' and $&",
+      bannerImage: null,
+    });
+    const page = (await get("/Maine/Dollarton/search?q=%24'%24%26")).body;
+    expect(page).toContain('value="$&#39;$&#38;"');
+    expect(page.match(/<form/g)).toHaveLength(1);
+    expect(page).toContain(`"ClientID":${dollars.id},`);
+    expect(page).toContain(`"Description":"Town of $' and $&"`);
     // The town page without /search is the search page too.
     expect((await get('/Maine/Old%20Orchard')).body).toContain('value=""');
   });

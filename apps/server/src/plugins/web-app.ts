@@ -255,8 +255,10 @@ export const webAppPlugin = fp(
             `/${encodeURIComponent(state)}/${encodeURIComponent(city)}/search`,
             (new URL(request.url, 'http://x').searchParams.get('q') ?? '').slice(0, 200),
           );
-      page = insertAfterTitle(page, first.join('')).replace('</head>', `${head.join('')}</head>`);
-      page = page.replace(STATIC_PAGE_MARK, staticTownPage(town, isRecord, content));
+      // Replaced by functions: a replacement string would read `$'` or `$&` in a town's name or a typed
+      // query as the page's own text.
+      page = insertAfterTitle(page, first.join('')).replace('</head>', () => `${head.join('')}</head>`);
+      page = page.replace(STATIC_PAGE_MARK, () => staticTownPage(town, isRecord, content));
       return sendPage(request, reply, page);
     };
 
@@ -282,7 +284,11 @@ export const webAppPlugin = fp(
       if (found) return sendTownPage(request, reply, url, found);
       if (url === '/') {
         const indexHtml = await fs.promises.readFile(path.join(dist!, 'index.html'), 'utf8');
-        return sendPage(request, reply, indexHtml.replace(STATIC_PAGE_MARK, STATIC_HOME_PAGE));
+        return sendPage(
+          request,
+          reply,
+          indexHtml.replace(STATIC_PAGE_MARK, () => STATIC_HOME_PAGE),
+        );
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });

@@ -41,9 +41,10 @@ export function SearchBar({
   const id = useId();
   const inputId = `${id}-q`;
   const listId = `${id}-list`;
-  // The box painted with the page (before the scripts ran) may already hold typing and focus.
+  // The box painted with the page (before the scripts ran) may already hold typing and focus; untouched,
+  // it defers to the search the app shows (a bare URL restores the stored one, spec §4).
   const [painted] = useState(readStaticSearchBox);
-  const [draft, setDraft] = useState(painted?.text ?? query);
+  const [draft, setDraft] = useState(painted?.typed ?? query);
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (!painted?.focused || !inputRef.current) return;

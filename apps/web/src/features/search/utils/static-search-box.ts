@@ -6,13 +6,17 @@
 const STATIC_QUERY_ID = 'opp-static-q';
 
 export interface StaticSearchBox {
-  text: string;
+  /** What the visitor typed, or null when the box still holds what the server put there (the URL's q). */
+  typed: string | null;
   focused: boolean;
 }
 
-/** The painted box's text and focus, or null once the app has replaced it (or on any other page). */
+/** The painted box's typing and focus, or null once the app has replaced it (or on any other page). */
 export function readStaticSearchBox(): StaticSearchBox | null {
   const input = document.getElementById(STATIC_QUERY_ID);
   if (!(input instanceof HTMLInputElement)) return null;
-  return { text: input.value, focused: document.activeElement === input };
+  return {
+    typed: input.value === input.defaultValue ? null : input.value,
+    focused: document.activeElement === input,
+  };
 }

@@ -35,8 +35,12 @@ const IMPORTER_FILES = [
   'apps/server/src/features/imports/rolls.repository.ts',
   'apps/server/src/features/imports/record-sources.ts',
   'apps/server/src/features/imports/record-fast-path.ts',
+  'apps/server/src/features/imports/roll-rows.ts',
+  'apps/server/src/features/imports/prepare-pool.ts',
+  'apps/server/src/features/imports/prepare-worker.ts',
   'apps/server/migrations/0006_roll_partitions.sql',
   'apps/server/migrations/0007_record_json.sql',
+  'apps/server/migrations/0008_record_text.sql',
 ];
 
 function hashFiles(files: string[]): string {

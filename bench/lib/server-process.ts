@@ -1,3 +1,4 @@
+import { MALLOC_ENV } from '../../apps/server/bin/malloc-env.mjs';
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { EventLoopStats, SearchIndexFigure, ServerMessage, ServerMemory } from '../server-entry.ts';
@@ -7,6 +8,8 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Settings every benchmark server gets: no demo data, no logging cost, limits out of the way. */
 export function benchServerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
+    // As `portal serve` starts the server (apps/server/bin/portal.mjs).
+    ...MALLOC_ENV,
     ...process.env,
     PORT: '0',
     HOST: '127.0.0.1',

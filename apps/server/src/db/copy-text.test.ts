@@ -15,7 +15,7 @@ import {
 import { copyFrom, queryRows } from './database.ts';
 
 /*
- * The importer writes rolls with COPY (rolls.repository insertRows): every value must reach the table
+ * The importer writes rolls with COPY (roll-rows.ts copyRow, rolls.repository copyRows): every value must reach the table
  * exactly as the importer holds it, on the engine under test.
  */
 

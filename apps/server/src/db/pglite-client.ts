@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../lib/ts-worker.ts';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type {
   WireError,
@@ -64,7 +65,9 @@ export class PgliteWorkerClient {
 
   /** Starts the worker and waits until it has opened the database (or failed to). */
   static async start(dataPath: string | null): Promise<PgliteWorkerClient> {
-    const worker = new Worker(bootstrap(), { workerData: { dataPath } satisfies WorkerData });
+    const worker = startTsWorker(new URL('./pglite-worker.ts', import.meta.url), {
+      workerData: { dataPath } satisfies WorkerData,
+    });
     let onMessage!: (ready: WorkerReady) => void;
     let onError!: (err: Error) => void;
     let onExit!: (code: number) => void;
@@ -247,18 +250,4 @@ function applyParsers(result: WireResults, parsers: Parsers | undefined): WireRe
     }
   }
   return result;
-}
-
-/**
- * The worker's entry module is TypeScript, which Node 20 cannot load by itself: a tiny ES module (a
- * data: URL) registers tsx in the worker and imports it. tsx is a runtime dependency already (the
- * server runs through it, decision 0003).
- */
-function bootstrap(): URL {
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./pglite-worker.ts', import.meta.url).href;
-  const code =
-    `const { tsImport } = await import(${JSON.stringify(tsx)});\n` +
-    `await tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)});\n`;
-  return new URL(`data:text/javascript,${encodeURIComponent(code)}`);
 }

@@ -134,7 +134,7 @@ describe('login throttling per address', () => {
     expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(300);
     // Another address is not affected.
     expect((await login('someone-else', 'wrong password!', freshIp())).statusCode).toBe(401);
-  });
+  }, 120_000);
 });
 
 describe('throttle schedule (pure)', () => {

@@ -167,7 +167,7 @@ describe('portal backup and restore (embedded database)', () => {
     // The token file goes with the server.
     expect(readLocalAdmin(dir)).toBeNull();
     expect(fs.existsSync(path.join(dir, 'portal.local-admin.json'))).toBe(false);
-  });
+  }, 120_000);
 
   it('points PostgreSQL installations at pg_dump and pg_restore', async () => {
     const env = { ...envFor(path.join(tmp, 'd')), DATABASE_URL: 'postgres://nobody@127.0.0.1:1/x' };

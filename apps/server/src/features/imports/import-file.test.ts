@@ -11,6 +11,7 @@ import { recordSourceFor } from './record-sources.ts';
 import { rollsRepository } from './rolls.repository.ts';
 import { PropertyRecord } from '@opp/contracts';
 import { toPropertyRow } from '../properties/property-row.ts';
+import { copyRow } from './roll-rows.ts';
 
 /*
  * Roll files through the real pipeline (file → source → validation → roll swap) and back out through
@@ -244,9 +245,11 @@ describe('importing roll files', () => {
       fileName: 'crashed.jsonl',
     });
     await rollsRepository.createRollTable(ctx.db, dead.id);
-    await rollsRepository.insertRows(ctx.db, dead.id, client.id, [
-      toPropertyRow(PropertyRecord.parse({ Account: 'half-written' })),
-    ]);
+    await rollsRepository.copyRows(
+      ctx.db,
+      dead.id,
+      `${copyRow({ rollId: dead.id, clientId: client.id }, toPropertyRow(PropertyRecord.parse({ Account: 'half-written' })))}\n`,
+    );
     await ctx.db.execute(
       sql`update import_runs set status = 'importing', heartbeat_at = now() - interval '1 hour' where id = ${dead.id}`,
     );
@@ -293,4 +296,88 @@ describe('importing roll files', () => {
     expect(outcome.errors).toEqual(['the file holds no records']);
     expect((await fullProperty(client.city, '1')).status).toBe(200);
   });
+});
+
+describe('a large JSON Lines file, parsed on worker threads', () => {
+  const importWith = (clientId: number, filePath: string, threads: number) =>
+    importRoll(
+      ctx.db,
+      { clientId, userId: null, actor: 'test', fileName: path.basename(filePath) },
+      recordSourceFor(filePath),
+      undefined,
+      { threads },
+    );
+
+  const storedRows = (clientId: number) =>
+    queryRows<{ account: string; record: string; summary: unknown; search_doc: string }>(
+      ctx.db,
+      sql`select p.account, p.record, p.summary, p.search_doc::text as search_doc
+            from properties p join clients c on c.active_roll_id = p.roll_id
+           where c.id = ${clientId} order by p.account`,
+    );
+
+  // A canonical record (every field, in order) written with a tab and spaces between its tokens, and
+  // text that COPY and JSON both escape.
+  const canonical = PropertyRecord.parse({
+    Account: 'C-1',
+    StreetName: 'TAB\tST',
+    Owners: [{ OwnerName: `O'BRIEN "Q" \\ R` }],
+  });
+  const spaced = JSON.stringify(canonical).replace('{', '{\t ').replaceAll('":', '": ');
+  // A sparse record: stored as the contract's full form, not as typed.
+  const sparse = { StreetName: 'ELM ST', Account: 'S-1' };
+
+  /** About 3 MB (several 1 MB blocks): a BOM, CRLF line ends, blank lines. */
+  function largeFile(name: string, extra: string[] = []) {
+    const lines = [spaced, JSON.stringify(sparse), ''];
+    for (let i = 1; i <= 6000; i++)
+      lines.push(
+        JSON.stringify({
+          Account: `P${i}`,
+          GISLink: `https://gis.example.org/${'x'.repeat(500)}`,
+          Owners: [{ OwnerName: `OWNER ${i}` }],
+        }),
+      );
+    return file(name, `\uFEFF${[...lines, ...extra].join('\r\n')}\r\n`);
+  }
+
+  it('stores exactly what the importing thread stores, the input text of a canonical record included', async () => {
+    const here = await buildClient(ctx.db);
+    const pooled = await buildClient(ctx.db);
+    const p = largeFile('large.jsonl');
+    expect(fs.statSync(p).size).toBeGreaterThan(3 * 1024 * 1024);
+    expect((await importWith(here.id, p, 0)).ok).toBe(true);
+    const outcome = await importWith(pooled.id, p, 2);
+    expect(outcome).toMatchObject({ ok: true, total: 6002 });
+
+    const [a, b] = [await storedRows(here.id), await storedRows(pooled.id)];
+    expect(b).toHaveLength(6002);
+    expect(b).toEqual(a);
+    const byAccount = new Map(b.map((r) => [r.account, r.record]));
+    expect(byAccount.get('C-1')).toBe(spaced);
+    expect(JSON.parse(byAccount.get('C-1')!)).toEqual(canonical);
+    expect(byAccount.get('S-1')).toBe(JSON.stringify(PropertyRecord.parse(sparse)));
+    expect((await fullProperty(pooled.city, 'C-1')).body).toMatchObject(canonical);
+  }, 120_000);
+
+  it('reports the same problems, on the same lines, as the importing thread', async () => {
+    const client = await buildClient(ctx.db);
+    const p = largeFile('large-bad.jsonl', [
+      JSON.stringify({ Account: 'P17' }),
+      '{"Account": "X-1", oops}',
+      JSON.stringify({ Account: 'X-2', LandValue: 'N/A' }),
+      '[1, 2]',
+    ]);
+    const here = await importWith(client.id, p, 0);
+    const pooled = await importWith(client.id, p, 2);
+    expect(pooled.errors).toEqual(here.errors);
+    expect(pooled.errors).toEqual([
+      'line 6004: Account: P17 appears again (first on line 20)',
+      expect.stringMatching(/^line 6005: not valid JSON \(/),
+      'line 6006: LandValue: expected a number, got "N/A"',
+      'line 6007: expected a JSON object (one property record), got a list',
+    ]);
+    expect(pooled).toMatchObject({ ok: false, total: 6006 });
+    expect(await rollTableExists(pooled.run.id)).toBe(false);
+  }, 120_000);
 });

@@ -1,19 +1,18 @@
-import { PropertyRecord } from '@opp/contracts';
 import type { Db } from '../../db/database.ts';
-import { toPropertyRow, type PropertyRow } from '../properties/property-row.ts';
-import { fastParseRecord } from './record-fast-path.ts';
+import { PreparePool, defaultPoolSize } from './prepare-pool.ts';
+import type { LineBlock } from './record-sources.ts';
+import { prepareRecords, type PreparedBatch, type RollTarget, type SourceRecord } from './roll-rows.ts';
 import { rollsRepository, type ImportRun } from './rolls.repository.ts';
 
 /**
- * One parsed input record, with the file line it starts on, or a parse error there. `field` names the
- * input field behind a record path when the file's names differ from the record's (CSV columns).
+ * Opens the source; an import reads it once, streaming, so nothing is held in memory. A JSON Lines
+ * file also offers its raw lines (`lineBlocks`) and its size (`bytes`): a large one is parsed on
+ * worker threads.
  */
-export type SourceRecord =
-  | { line: number; value: unknown; field?: (path: PropertyKey[]) => string | null }
-  | { line: number; error: string };
-
-/** Opens the source; an import reads it once, streaming, so nothing is held in memory. */
-export type RecordSource = () => AsyncIterable<SourceRecord>;
+export type RecordSource = (() => AsyncIterable<SourceRecord>) & {
+  lineBlocks?: () => AsyncIterable<LineBlock>;
+  bytes?: number;
+};
 
 export interface ImportProgress {
   phase: 'validating' | 'importing' | 'done';
@@ -30,30 +29,16 @@ export interface ImportOutcome {
 }
 
 const MAX_REPORTED_ERRORS = 100;
-/** Rows per INSERT: large enough to amortise a round trip, small enough to keep memory flat. */
+/** Rows per COPY (at least): large enough to amortise a round trip, small enough to keep memory flat. */
 const BATCH = 1000;
+/** …or this much COPY text: a sparse record is written with every field, so rows alone can be megabytes. */
+const BATCH_BYTES = 1024 * 1024;
 const PROGRESS_EVERY = 5000;
 /**
  * Sort memory of each index build on PGlite (its default is 64 MB): larger sorts spill to temporary
  * files, while the engine's memory, which never shrinks, stays within the import's 1 GB budget.
  */
 const PGLITE_SORT_MEMORY = '16MB';
-
-/** A zod issue as a person reads it: `line 812: Sales[0].SalePrice: expected a number, got "N/A"`. */
-export function formatIssue(
-  line: number,
-  path: PropertyKey[],
-  message: string,
-  field?: string | null,
-): string {
-  const where =
-    field ??
-    path.reduce<string>(
-      (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
-      '',
-    );
-  return `line ${line}: ${where ? `${where}: ` : ''}${message}`;
-}
 
 export interface ImportOptions {
   /**
@@ -62,6 +47,55 @@ export interface ImportOptions {
    * at a time on the server's only thread, so it gets neither, and builds with less sort memory.
    */
   engine?: 'pglite' | 'postgres';
+  /**
+   * Worker threads that parse a JSON Lines file: by default a pool (one a core) for a file of
+   * POOL_MIN_BYTES or more, none for a smaller one (starting threads costs more than it saves) or for
+   * other sources; 0 parses on this thread.
+   */
+  threads?: number;
+}
+
+/** Files smaller than this are parsed on the importing thread. */
+const POOL_MIN_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The source's records, checked and in COPY text, a batch at a time and in file order. Blocks of a
+ * large JSON Lines file go to the pool's threads, one more in flight than there are threads (each
+ * always has work, little is held); anything else is prepared here, BATCH records at a time.
+ * `checkOnly()` is read as each batch starts.
+ */
+async function* preparedBatches(
+  source: RecordSource,
+  target: RollTarget,
+  threads: number,
+  checkOnly: () => boolean,
+): AsyncGenerator<PreparedBatch> {
+  if (threads > 0 && source.lineBlocks) {
+    const pool = await PreparePool.start(threads);
+    const inFlight: Promise<PreparedBatch>[] = [];
+    try {
+      for await (const block of source.lineBlocks()) {
+        const next = pool.prepare(block, target, checkOnly());
+        // Awaited in order below; until then a failure must not count as unhandled.
+        next.catch(() => {});
+        inFlight.push(next);
+        if (inFlight.length > pool.size) yield await inFlight.shift()!;
+      }
+      while (inFlight.length) yield await inFlight.shift()!;
+    } finally {
+      await pool.close();
+    }
+    return;
+  }
+  let items: SourceRecord[] = [];
+  for await (const item of source()) {
+    items.push(item);
+    if (items.length >= BATCH) {
+      yield prepareRecords(items, target, checkOnly());
+      items = [];
+    }
+  }
+  if (items.length) yield prepareRecords(items, target, checkOnly());
 }
 
 /**
@@ -93,33 +127,42 @@ export async function importRoll(
     errorCount++;
     if (errors.length < MAX_REPORTED_ERRORS) errors.push(msg);
   };
-  // One batch is written while the next is parsed: on a PostgreSQL server the two run on two cores.
+  // One batch is written while the next is prepared: the database and the importer work side by side.
   let inFlight: Promise<void> | null = null;
   let written = 0;
-  let batch: PropertyRow[] = [];
+  let pending: PreparedBatch[] = [];
+  let pendingRows = 0;
+  let pendingBytes = 0;
   let writeError: unknown = null;
   const waitForWrite = async () => {
     await inFlight;
     inFlight = null;
     if (writeError) throw writeError;
   };
+  const afterWrite = async (rows: number) => {
+    const before = written;
+    written += rows;
+    if (errorCount === 0) onProgress({ phase: 'importing', processed: written, total: null });
+    if (Math.floor(written / PROGRESS_EVERY) !== Math.floor(before / PROGRESS_EVERY))
+      await rollsRepository.updateProgress(db, run.id, { totalRecords: total, importedRecords: written });
+  };
   const flush = async () => {
     await waitForWrite();
-    const rows = batch;
-    batch = [];
-    // Never rejects (a failure is kept in writeError): nothing awaits it until the next batch is parsed.
-    inFlight = (async () => {
-      try {
-        await rollsRepository.insertRows(db, run.id, target.clientId, rows);
-        const before = written;
-        written += rows.length;
-        if (errorCount === 0) onProgress({ phase: 'importing', processed: written, total: null });
-        if (Math.floor(written / PROGRESS_EVERY) !== Math.floor(before / PROGRESS_EVERY))
-          await rollsRepository.updateProgress(db, run.id, { totalRecords: total, importedRecords: written });
-      } catch (err) {
+    // One batch (the usual case for a pool's blocks) goes as it is: joining would copy megabytes.
+    const copy = pending.length === 1 ? pending[0]!.copy : pending.map((b) => b.copy).join('');
+    const numberLike = pending.flatMap((b) => b.numberLike);
+    const rows = pendingRows;
+    pending = [];
+    pendingRows = 0;
+    pendingBytes = 0;
+    // Only the write holds the text (no frame that outlives it does). Never rejects (a failure is kept
+    // in writeError): nothing awaits it until the next batch is ready.
+    inFlight = rollsRepository
+      .copyRows(db, run.id, copy, numberLike)
+      .then(() => afterWrite(rows))
+      .catch((err: unknown) => {
         writeError = err;
-      }
-    })();
+      });
   };
 
   try {
@@ -133,45 +176,40 @@ export async function importRoll(
     });
     onProgress({ phase: 'importing', processed: 0, total: null });
 
-    for await (const item of source()) {
-      total++;
-      if ('error' in item) {
-        report(`line ${item.line}: ${item.error}`);
-        continue;
-      }
-      let record = fastParseRecord(item.value);
-      if (!record) {
-        const parsed = PropertyRecord.safeParse(item.value);
-        if (!parsed.success) {
-          for (const issue of parsed.error.issues)
-            report(formatIssue(item.line, issue.path, issue.message, item.field?.(issue.path)));
+    const threads =
+      options.threads ?? ((source.bytes ?? 0) >= POOL_MIN_BYTES ? defaultPoolSize(options.engine) : 0);
+    const rollTarget: RollTarget = { rollId: run.id, clientId: target.clientId };
+    for await (const batch of preparedBatches(source, rollTarget, threads, () => errorCount > 0)) {
+      for (const item of batch.records) {
+        total++;
+        if ('errors' in item) {
+          for (const message of item.errors) report(message);
           continue;
         }
-        record = parsed.data;
-      }
-      const account = record.Account;
-      const key = account.toUpperCase();
-      const first = seen.get(key);
-      if (first !== undefined) {
-        report(`line ${item.line}: Account: ${account} appears again (first on line ${first})`);
-        continue;
-      }
-      seen.set(key, item.line);
-      if (errorCount > 0) {
+        const key = item.account.toUpperCase();
+        const first = seen.get(key);
+        if (first !== undefined) {
+          report(`line ${item.line}: Account: ${item.account} appears again (first on line ${first})`);
+          continue;
+        }
+        seen.set(key, item.line);
         // Only checking now: tell the watchers how far, at the pace the writes did.
-        if (total % PROGRESS_EVERY === 0) {
+        if (errorCount > 0 && total % PROGRESS_EVERY === 0) {
           onProgress({ phase: 'validating', processed: total, total: null });
           await rollsRepository.updateProgress(db, run.id, { totalRecords: total });
         }
-        continue;
       }
-      batch.push(toPropertyRow(record));
-      if (batch.length >= BATCH) await flush();
+      // A file with an error is rejected whole: from the first one on nothing more is written.
+      if (errorCount > 0) continue;
+      pending.push(batch);
+      pendingRows += batch.rows;
+      pendingBytes += batch.copy.length;
+      if (pendingRows >= BATCH || pendingBytes >= BATCH_BYTES) await flush();
     }
     seen.clear();
     if (total === 0) report('the file holds no records');
     if (errorCount > 0) {
-      batch = [];
+      pending = [];
       await waitForWrite();
       await rollsRepository.deleteRoll(db, run.id);
       await rollsRepository.fail(
@@ -183,7 +221,7 @@ export async function importRoll(
       );
       return { run: (await rollsRepository.findRun(db, run.id))!, ok: false, total, errors, errorCount };
     }
-    if (batch.length) await flush();
+    if (pendingRows) await flush();
     await waitForWrite();
     onProgress({ phase: 'importing', processed: written, total: written });
     await rollsRepository.updateProgress(db, run.id, { totalRecords: total, importedRecords: written });

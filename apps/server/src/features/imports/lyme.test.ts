@@ -70,7 +70,7 @@ describe.skipIf(!haveData)('Lyme, NH real roll', () => {
       record: Record<string, unknown> & { Owners: Array<Record<string, string>> };
     }>(
       ctx.db,
-      sql`select p.record from properties p join clients c on c.active_roll_id = p.roll_id where c.id = ${clientId}`,
+      sql`select p.record::json as record from properties p join clients c on c.active_roll_id = p.roll_id where c.id = ${clientId}`,
     );
     stored = new Map(rows.map((r) => [r.record.Account as string, r.record]));
   }, 300_000);

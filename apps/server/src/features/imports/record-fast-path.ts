@@ -204,6 +204,22 @@ const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const INT4_MIN = -2_147_483_648;
 const INT4_MAX = 2_147_483_647;
 
+/** Whether the record being read is canonical (see fastParse); readers clear it. */
+const state = { canonical: true };
+
+/** Clears `state.canonical` unless `v` has exactly `keys`, in that order. */
+function checkKeys(v: Record<string, unknown>, keys: string[]) {
+  if (!state.canonical) return;
+  let i = 0;
+  for (const k in v) {
+    if (k !== keys[i++]) {
+      state.canonical = false;
+      return;
+    }
+  }
+  if (i !== keys.length) state.canonical = false;
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -213,6 +229,7 @@ function leaf(l: Leaf, v: unknown): unknown {
     case 'text':
       if (v === undefined || v === null) {
         if (l.required) throw BAIL;
+        state.canonical = false;
         return '';
       }
       if (typeof v !== 'string' || v.length > l.max || v.includes('\u0000')) throw BAIL;
@@ -258,7 +275,8 @@ type Reader = (v: unknown) => Record<string, unknown>;
  */
 function compile(shape: Shape): Reader {
   const leaves = Object.values(shape);
-  const body = Object.keys(shape)
+  const keys = Object.keys(shape);
+  const body = keys
     .map((key, i) => `${JSON.stringify(key)}: leaf(leaves[${i}], v[${JSON.stringify(key)}])`)
     .join(',\n');
   const make = new Function(
@@ -266,9 +284,18 @@ function compile(shape: Shape): Reader {
     'leaves',
     'isPlainObject',
     'BAIL',
-    `return function read(v) { if (!isPlainObject(v)) throw BAIL; return {\n${body}\n}; };`,
-  ) as (l: typeof leaf, ls: Leaf[], p: typeof isPlainObject, b: symbol) => Reader;
-  return make(leaf, leaves, isPlainObject, BAIL);
+    'checkKeys',
+    'keys',
+    `return function read(v) { if (!isPlainObject(v)) throw BAIL; checkKeys(v, keys); return {\n${body}\n}; };`,
+  ) as (
+    l: typeof leaf,
+    ls: Leaf[],
+    p: typeof isPlainObject,
+    b: symbol,
+    c: typeof checkKeys,
+    k: string[],
+  ) => Reader;
+  return make(leaf, leaves, isPlainObject, BAIL, checkKeys, keys);
 }
 
 const readers = new Map<Shape, Reader>();
@@ -286,14 +313,20 @@ function part(p: Part, v: unknown): unknown {
       if (typeof v !== 'string' || v.length > 64 || !ACCOUNT.test(v)) throw BAIL;
       return v;
     case 'list': {
-      if (v === undefined || v === null) return [];
+      if (v === undefined || v === null) {
+        state.canonical = false;
+        return [];
+      }
       if (!Array.isArray(v) || v.length > p.max) throw BAIL;
       const items = new Array<unknown>(v.length);
       for (let i = 0; i < v.length; i++) items[i] = object(p.item, v[i]);
       return items;
     }
     case 'images':
-      if (v === undefined || v === null) return [];
+      if (v === undefined || v === null) {
+        state.canonical = false;
+        return [];
+      }
       if (!Array.isArray(v) || v.length > p.max) throw BAIL;
       for (const s of v)
         if (typeof s !== 'string' || s.length > p.itemMax || s.includes('\u0000')) throw BAIL;
@@ -314,15 +347,36 @@ const readRecord = (() => {
     'parts',
     'isPlainObject',
     'BAIL',
-    `return function readRecord(v) { if (!isPlainObject(v)) throw BAIL; return {\n${body}\n}; };`,
-  ) as (f: typeof part, ps: Part[], p: typeof isPlainObject, b: symbol) => Reader;
-  return make(part, parts, isPlainObject, BAIL);
+    'checkKeys',
+    'keys',
+    `return function readRecord(v) { if (!isPlainObject(v)) throw BAIL; checkKeys(v, keys); return {\n${body}\n}; };`,
+  ) as (
+    f: typeof part,
+    ps: Part[],
+    p: typeof isPlainObject,
+    b: symbol,
+    c: typeof checkKeys,
+    k: string[],
+  ) => Reader;
+  return make(part, parts, isPlainObject, BAIL, checkKeys, Object.keys(RECORD));
 })();
 
 /** The parsed record, identical to `PropertyRecord.parse(value)`, or null when zod must decide. */
 export function fastParseRecord(value: unknown): PropertyRecord | null {
+  return fastParse(value)?.record ?? null;
+}
+
+/**
+ * fastParseRecord, also telling whether the output equals the input as JSON (`canonical`): every field
+ * given, in the schema's order, nothing else, no null standing for an empty text or list. The input's
+ * JSON text then says exactly what JSON.stringify of the output would, and the importer stores that
+ * text instead of writing it again.
+ */
+export function fastParse(value: unknown): { record: PropertyRecord; canonical: boolean } | null {
+  state.canonical = true;
   try {
-    return readRecord(value) as PropertyRecord;
+    const record = readRecord(value) as PropertyRecord;
+    return { record, canonical: state.canonical };
   } catch (err) {
     if (err === BAIL) return null;
     throw err;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SourceRecord } from './import.service.ts';
+import type { SourceRecord } from './roll-rows.ts';
 import {
   csvSource,
   jsonlSource,

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, type InfoRecord, type Options as CsvOptions } from 'csv-parse';
-import type { RecordSource, SourceRecord } from './import.service.ts';
+import type { RecordSource } from './import.service.ts';
+import type { SourceRecord } from './roll-rows.ts';
 import { columnForPath, readHeader, rowToRecord } from './csv-columns.ts';
 
 /*
@@ -47,21 +48,46 @@ export function recordSourceFor(
   );
 }
 
-/** JSON Lines: one §3 record per line; blank lines are skipped (but still counted for line numbers). */
+/**
+ * A run of consecutive lines of a JSON Lines file, as read: `lines[i]` is line `firstLine + i` (blank
+ * lines included, a byte-order mark removed from line 1). `error` ends the file: the line after the
+ * last one given could not be read.
+ */
+export interface LineBlock {
+  firstLine: number;
+  lines: string[];
+  error?: string;
+}
+
+/**
+ * JSON Lines: one §3 record per line; blank lines are skipped (but still counted for line numbers).
+ * Besides its records the source offers the file's raw lines (`lineBlocks`), which an import of a
+ * large file parses on worker threads.
+ */
 export function jsonlSource(filePath: string, options: SourceOptions = {}): RecordSource {
-  return async function* () {
-    let line = 0;
-    for await (const text of readLines(filePath, options.onRead)) {
-      line++;
-      if (text.error) {
-        yield { line, error: text.error };
-        return;
-      }
-      const body = line === 1 ? text.value.replace(/^\uFEFF/, '') : text.value;
-      if (body.trim() === '') continue;
-      yield parseJsonLine(line, body);
-    }
+  const lineBlocks = () => readLineBlocks(filePath, options.onRead);
+  const records = async function* () {
+    for await (const block of lineBlocks()) yield* jsonlRecords(block);
   };
+  return Object.assign(records, { lineBlocks, bytes: fileSize(filePath) });
+}
+
+function fileSize(filePath: string): number | undefined {
+  try {
+    return fs.statSync(filePath).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The records of a block of JSON Lines, each with its line number. */
+export function* jsonlRecords(block: LineBlock): Generator<SourceRecord> {
+  for (let i = 0; i < block.lines.length; i++) {
+    const body = block.lines[i]!;
+    if (body.trim() === '') continue;
+    yield parseJsonLine(block.firstLine + i, body);
+  }
+  if (block.error !== undefined) yield { line: block.firstLine + block.lines.length, error: block.error };
 }
 
 function parseJsonLine(line: number, body: string): SourceRecord {
@@ -76,35 +102,54 @@ function parseJsonLine(line: number, body: string): SourceRecord {
       line,
       error: `expected a JSON object (one property record), got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`,
     };
-  return { line, value };
+  return { line, value, text: body };
 }
 
-/** Lines of a UTF-8 file (LF or CRLF), read in chunks. */
-async function* readLines(
+/**
+ * Lines handed on together at most: a block becomes one batch of COPY text, and a sparse record is
+ * written out with every field, about five times its size in the file (a 1 MB chunk of 560-byte lines
+ * was a 5 MB batch, and an import holds several batches at once: reading, preparing, writing).
+ */
+const BLOCK_LINES = 500;
+
+/**
+ * Lines of a UTF-8 file (LF or CRLF), read in chunks of 1 MB and handed on a chunk (or BLOCK_LINES
+ * lines) at a time.
+ */
+async function* readLineBlocks(
   filePath: string,
   onRead?: (bytesRead: number) => void,
-): AsyncGenerator<{ value: string; error?: undefined } | { value: ''; error: string }> {
+): AsyncGenerator<LineBlock> {
   const stream = fs.createReadStream(filePath, { encoding: 'utf8', highWaterMark: 1024 * 1024 });
   let rest = '';
+  let next = 1;
+  const block = (lines: string[], error?: string): LineBlock => {
+    if (next === 1 && lines.length > 0) lines[0] = lines[0]!.replace(/^\uFEFF/, '');
+    const b: LineBlock = error === undefined ? { firstLine: next, lines } : { firstLine: next, lines, error };
+    next += lines.length;
+    return b;
+  };
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
       onRead?.(stream.bytesRead);
-      let text = rest + chunk;
+      const text = rest + chunk;
+      const lines: string[] = [];
       let start = 0;
       let nl: number;
       while ((nl = text.indexOf('\n', start)) !== -1) {
         const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-        yield { value: text.slice(start, end) };
+        lines.push(text.slice(start, end));
         start = nl + 1;
+        if (lines.length === BLOCK_LINES) yield block(lines.splice(0));
       }
-      text = text.slice(start);
-      if (text.length > MAX_RECORD_BYTES) {
-        yield { value: '', error: `line is longer than ${MAX_RECORD_BYTES / 1024 / 1024} MB` };
+      rest = text.slice(start);
+      if (rest.length > MAX_RECORD_BYTES) {
+        yield block(lines, `line is longer than ${MAX_RECORD_BYTES / 1024 / 1024} MB`);
         return;
       }
-      rest = text;
+      if (lines.length > 0) yield block(lines);
     }
-    if (rest !== '') yield { value: rest.endsWith('\r') ? rest.slice(0, -1) : rest };
+    if (rest !== '') yield block([rest.endsWith('\r') ? rest.slice(0, -1) : rest]);
   } finally {
     stream.destroy();
   }

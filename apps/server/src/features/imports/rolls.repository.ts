@@ -1,15 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import {
-  copyBoolean,
-  copyJson,
-  copyNumber,
-  copyText,
-  copyTextArray,
-  copyTsvector,
-} from '../../db/copy-text.ts';
 import { copyFrom, queryRows, type Executor } from '../../db/database.ts';
 import { clients, importRuns, properties } from '../../db/schema.ts';
-import type { PropertyRow } from '../properties/property-row.ts';
+import { ROLL_COPY_COLUMNS } from './roll-rows.ts';
 
 export type ImportRun = typeof importRuns.$inferSelect;
 
@@ -93,68 +85,47 @@ export const rollsRepository = {
                  constraint ${table}_roll check (roll_id = ${rollId}))
                with (toast_tuple_target = 128)`),
     );
-    // lz4 compresses a record in about a third of pglz's time (PostgreSQL servers built with it; PGlite
-    // is not), and reads it back faster too.
+    // lz4 compresses a record in about a third of pglz's time, and reads it back faster (PostgreSQL
+    // servers built with it). Without it (PGlite) records are stored uncompressed: pglz doubled the
+    // embedded engine's time to store a roll, for 40 % less disk.
     const [lz4] = await queryRows<{ ok: number }>(
       db,
       sql`select 1 as ok from pg_settings
            where name = 'default_toast_compression' and 'lz4' = any(enumvals)`,
     );
-    if (lz4) await db.execute(sql.raw(`alter table ${table} alter column record set compression lz4`));
+    await db.execute(
+      sql.raw(
+        lz4
+          ? `alter table ${table} alter column record set compression lz4`
+          : `alter table ${table} alter column record set storage external`,
+      ),
+    );
+    // No planner statistics for what no query filters or sorts on: ANALYZE would read (and decompress)
+    // a sample of 30,000 records for a width estimate nobody uses.
+    await db.execute(
+      sql.raw(`alter table ${table} alter column record set statistics 0,
+                                alter column summary set statistics 0`),
+    );
   },
 
   /**
-   * Writes a batch of rows into the roll's table with COPY: the cheapest way into PostgreSQL on both
-   * engines (no statement to plan, no parameters, no JSON to unpack). Every column arrives as the value
-   * it will hold: the word vector is written as a tsvector literal rather than computed by
-   * to_tsvector, whose parser yields these words unchanged (they are ASCII letters and digits, see
-   * search-text.ts) at several times the cost, except words it reads as numbers (below).
+   * Writes rows into the roll's table with COPY, the cheapest way into PostgreSQL on both engines (no
+   * statement to plan, no parameters, no JSON to unpack). `data` is COPY text from roll-rows.ts
+   * (copyRow): every column arrives as the value it will hold; the word vector is written as a tsvector
+   * literal rather than computed by to_tsvector, whose parser yields these words unchanged (they are
+   * ASCII letters and digits, see search-text.ts) at several times the cost, except words it reads as
+   * numbers: PostgreSQL's parser reads digits, "e", digits as one number ('0e0a' is '0e0' and 'a'), and
+   * its to_tsquery will look for those pieces, so such rare rows (`numberLike`, by account) get the
+   * engine's own word vector.
    */
-  async insertRows(db: Executor, rollId: number, clientId: number, rows: PropertyRow[]) {
-    if (rows.length === 0) return;
-    let data = '';
-    for (const r of rows) {
-      const line = [
-        rollId,
-        clientId,
-        copyText(r.account),
-        copyText(r.accountKey),
-        copyJson(JSON.stringify(r.record)),
-        copyJson(JSON.stringify(r.summary)),
-        copyText(r.mapLotKey),
-        copyText(r.nameKey),
-        copyText(r.locationKey),
-        copyNumber(r.buildingLand),
-        copyNumber(r.totalAcres),
-        copyText(r.saleDate),
-        copyNumber(r.salePrice),
-        copyNumber(r.livingArea),
-        copyNumber(r.bedrooms),
-        copyNumber(r.bathrooms),
-        copyBoolean(r.hasResidential),
-        copyBoolean(r.hasCommercial),
-        copyTextArray(r.landTypes),
-        copyTextArray(r.buildingStyles),
-        copyTsvector(r.searchWords),
-        copyTextArray(r.codes),
-      ];
-      data += `${line.join('\t')}\n`;
-    }
-    await copyFrom(
-      db,
-      `${rollTable(rollId)} (roll_id, client_id, account, account_key, record, summary, map_lot_key,
-        name_key, location_key, building_land, total_acres, sale_date, sale_price, living_area, bedrooms,
-        bathrooms, has_residential, has_commercial, land_types, building_styles, search_doc, codes)`,
-      data,
-    );
-    // PostgreSQL's parser reads digits, "e", digits as one number ('0e0a' is '0e0' and 'a'), and its
-    // to_tsquery will look for those pieces: such rare rows get the engine's own word vector.
-    const numberLike = rows.filter((r) => r.searchWords.some((w) => NUMBER_LIKE.test(w)));
+  async copyRows(db: Executor, rollId: number, data: string, numberLike: readonly string[] = []) {
+    if (data === '') return;
+    await copyFrom(db, `${rollTable(rollId)} (${ROLL_COPY_COLUMNS})`, data);
     if (numberLike.length)
       await db.execute(sql`
         update ${sql.raw(rollTable(rollId))}
            set search_doc = to_tsvector('simple', array_to_string(tsvector_to_array(search_doc), ' '))
-         where account = any(array(select jsonb_array_elements_text(${JSON.stringify(numberLike.map((r) => r.account))}::jsonb)))`);
+         where account = any(array(select jsonb_array_elements_text(${JSON.stringify(numberLike)}::jsonb)))`);
   },
 
   /**
@@ -302,8 +273,6 @@ export const rollsRepository = {
 };
 
 const ROLL_TABLE_PATTERN = '^properties_r([0-9]+)$';
-/** A word PostgreSQL's text parser would split: a digit, `e`, a digit inside it. */
-const NUMBER_LIKE = /[0-9]e[0-9]/;
 
 /** The table holding one roll's rows (migrations/0006). Roll ids are integers from import_runs. */
 export function rollTable(rollId: number): string {

@@ -60,12 +60,26 @@ async function requireClient(db: Db, clientId: number) {
 
 /** Stops reading the file once the server is shutting down; the import core then fails the run. */
 function abortable(source: RecordSource, signal: AbortSignal): RecordSource {
-  return async function* () {
+  const check = () => {
+    if (signal.aborted) throw new Error('the server stopped during the import; publish the file again');
+  };
+  const records = async function* () {
     for await (const item of source()) {
-      if (signal.aborted) throw new Error('the server stopped during the import; publish the file again');
+      check();
       yield item;
     }
   };
+  const { lineBlocks } = source;
+  if (!lineBlocks) return records;
+  return Object.assign(records, {
+    bytes: source.bytes,
+    lineBlocks: async function* () {
+      for await (const block of lineBlocks()) {
+        check();
+        yield block;
+      }
+    },
+  });
 }
 
 interface Job {

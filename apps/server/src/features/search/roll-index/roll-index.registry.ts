@@ -1,5 +1,6 @@
 import type { Executor } from '../../../db/database.ts';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { collectGarbage } from '../../../lib/collect-garbage.ts';
 import { RollIndexBuilder, sortColumns, type RollIndex } from './roll-index.ts';
 import { rollIndexRepository } from './roll-index.repository.ts';
 
@@ -115,6 +116,9 @@ export class RollIndexRegistry {
       }
     }
     await this.idle();
+    // The builds' rows and working arrays are garbage now: hand their memory back (measured on the
+    // benchmark's county: ~2 GB at the peak of its build).
+    if (parcels > 0 && !this.closed) collectGarbage();
   }
 
   /** Resolves when no build is queued or running. */

@@ -1,0 +1,152 @@
+import { PropertyRecord } from '@opp/contracts';
+import {
+  copyBoolean,
+  copyJson,
+  copyNumber,
+  copyText,
+  copyTextArray,
+  copyTsvector,
+} from '../../db/copy-text.ts';
+import { toPropertyRow, type PropertyRow } from '../properties/property-row.ts';
+import { fastParse } from './record-fast-path.ts';
+
+/*
+ * What an import computes for each record, from input to COPY text: the check against the contract,
+ * the stored row, and its line in COPY's text format. Pure and free of I/O, so it runs on the importing
+ * thread or on a worker thread (prepare-pool.ts) with the same result.
+ */
+
+/**
+ * One parsed input record, with the file line it starts on, or a parse error there. `field` names the
+ * input field behind a record path when the file's names differ from the record's (CSV columns).
+ */
+export type SourceRecord =
+  | {
+      line: number;
+      value: unknown;
+      /** The JSON text `value` was parsed from (JSON Lines). */
+      text?: string;
+      field?: (path: PropertyKey[]) => string | null;
+    }
+  | { line: number; error: string };
+
+/** The roll's columns in the order copyRow writes them. */
+export const ROLL_COPY_COLUMNS = `roll_id, client_id, account, account_key, record, summary, map_lot_key,
+  name_key, location_key, building_land, total_acres, sale_date, sale_price, living_area, bedrooms,
+  bathrooms, has_residential, has_commercial, land_types, building_styles, search_doc, codes`;
+
+export interface RollTarget {
+  rollId: number;
+  clientId: number;
+}
+
+/** A record's outcome: its account when it is valid, else the messages that say why not. */
+export type PreparedRecord = { line: number; account: string } | { line: number; errors: string[] };
+
+export interface PreparedBatch {
+  records: PreparedRecord[];
+  /** COPY text (a line per row) of the valid records, in input order. */
+  copy: string;
+  /** How many rows `copy` holds. */
+  rows: number;
+  /** Accounts whose words PostgreSQL's own parser would split (see rolls.repository copyRows). */
+  numberLike: string[];
+}
+
+/** A word PostgreSQL's text parser would split: a digit, `e`, a digit inside it. */
+export const NUMBER_LIKE = /[0-9]e[0-9]/;
+
+/** A zod issue as a person reads it: `line 812: Sales[0].SalePrice: expected a number, got "N/A"`. */
+export function formatIssue(
+  line: number,
+  path: PropertyKey[],
+  message: string,
+  field?: string | null,
+): string {
+  const where =
+    field ??
+    path.reduce<string>(
+      (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
+      '',
+    );
+  return `line ${line}: ${where ? `${where}: ` : ''}${message}`;
+}
+
+/**
+ * One row in COPY's text format (no line break), columns as ROLL_COPY_COLUMNS. `recordJson`, when
+ * given, is JSON text equal to the record (its input line, see fastParse), stored instead of writing
+ * the record out again.
+ */
+export function copyRow(target: RollTarget, r: PropertyRow, recordJson?: string): string {
+  return [
+    target.rollId,
+    target.clientId,
+    copyText(r.account),
+    copyText(r.accountKey),
+    // Input text may hold tabs between its tokens: escaped as any text. JSON.stringify writes none.
+    recordJson === undefined ? copyJson(JSON.stringify(r.record)) : copyText(recordJson),
+    copyJson(JSON.stringify(r.summary)),
+    copyText(r.mapLotKey),
+    copyText(r.nameKey),
+    copyText(r.locationKey),
+    copyNumber(r.buildingLand),
+    copyNumber(r.totalAcres),
+    copyText(r.saleDate),
+    copyNumber(r.salePrice),
+    copyNumber(r.livingArea),
+    copyNumber(r.bedrooms),
+    copyNumber(r.bathrooms),
+    copyBoolean(r.hasResidential),
+    copyBoolean(r.hasCommercial),
+    copyTextArray(r.landTypes),
+    copyTextArray(r.buildingStyles),
+    copyTsvector(r.searchWords),
+    copyTextArray(r.codes),
+  ].join('\t');
+}
+
+/**
+ * Checks records against the contract and writes the valid ones as COPY text. `checkOnly` (a file
+ * already known to be rejected: nothing more will be written) skips building rows.
+ */
+export function prepareRecords(
+  items: Iterable<SourceRecord>,
+  target: RollTarget,
+  checkOnly = false,
+): PreparedBatch {
+  const records: PreparedRecord[] = [];
+  const numberLike: string[] = [];
+  let copy = '';
+  let rows = 0;
+  for (const item of items) {
+    if ('error' in item) {
+      records.push({ line: item.line, errors: [`line ${item.line}: ${item.error}`] });
+      continue;
+    }
+    const fast = fastParse(item.value);
+    let record = fast?.record;
+    if (!record) {
+      const parsed = PropertyRecord.safeParse(item.value);
+      if (!parsed.success) {
+        records.push({
+          line: item.line,
+          errors: parsed.error.issues.map((issue) =>
+            formatIssue(item.line, issue.path, issue.message, item.field?.(issue.path)),
+          ),
+        });
+        continue;
+      }
+      record = parsed.data;
+    }
+    if (checkOnly) {
+      records.push({ line: item.line, account: record.Account });
+      continue;
+    }
+    const row = toPropertyRow(record);
+    records.push({ line: item.line, account: row.account });
+    copy += `${copyRow(target, row, fast?.canonical ? item.text : undefined)}\n`;
+    rows++;
+    if (row.searchWords.some((w) => NUMBER_LIKE.test(w))) numberLike.push(row.account);
+  }
+  return { records, copy, rows, numberLike };
+}

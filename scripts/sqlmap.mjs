@@ -114,6 +114,11 @@ async function startPortal(storeEnv) {
     PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
     EXPORT_RATE_LIMIT_PER_MINUTE: '100000000',
     TRUST_PROXY: '1',
+    // Each of those logins is verified against the dummy hash (an unknown name costs what a wrong
+    // password does). The hash's cost is not under test here, and at full cost the login target spent
+    // minutes of CPU on it: a test run hashes with N = 2^10 (features/auth/password.ts).
+    NODE_ENV: 'test',
+    TEST_SCRYPT_LOG_N: '10',
     ...storeEnv,
   };
   // Asynchronously: the other engine's sqlmap run is reading its output meanwhile.

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import fs from 'node:fs';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database, type Db } from '../src/db/database.ts';
@@ -28,10 +29,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     // half a millisecond more, across thousands of queries. The worker itself (the production default)
     // is tested by db/pglite-client.test.ts and carries every e2e, load and benchmark run, which start
     // real servers; PGLITE_WORKER=1 runs these tests through it too.
+    const worker = process.env.PGLITE_WORKER === '1';
+    // A copy of the run's migrated database (test/global-setup.ts), when the file runs in that setup.
+    const migrated = worker ? null : inject('migratedPglite');
     const database = await openDatabase({
       engine: 'pglite',
       dataDir: null,
-      worker: process.env.PGLITE_WORKER === '1',
+      worker,
+      ...(migrated ? { from: new Blob([fs.readFileSync(migrated)]) } : {}),
     });
     await migrate(database);
     return { database, url: null, drop: () => database.close() };

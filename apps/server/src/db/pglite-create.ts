@@ -13,12 +13,13 @@ const OPTIONS: PGliteOptions = {
 };
 
 /**
- * Opens the embedded database in `dataPath` (null: in memory), creating it if the folder is new. A new
+ * Opens the embedded database in `dataPath` (null: in memory, empty or a copy of the snapshot `from`),
+ * creating it if the folder is new. A new
  * database is closed and opened again before use: creating it runs initdb, and the instance that ran it
  * keeps about 450 MB of the process's memory for as long as it lives.
  */
-export async function createPglite(dataPath: string | null): Promise<PGlite> {
-  if (dataPath === null) return PGlite.create(OPTIONS);
+export async function createPglite(dataPath: string | null, from?: Blob): Promise<PGlite> {
+  if (dataPath === null) return PGlite.create(from ? { ...OPTIONS, loadDataDir: from } : OPTIONS);
   const isNew = !fs.existsSync(path.join(dataPath, 'PG_VERSION'));
   const db = await PGlite.create(dataPath, OPTIONS);
   if (!isNew) return db;

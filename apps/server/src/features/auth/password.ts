@@ -6,11 +6,23 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
  * 32-byte key. The format records the parameters so they can be raised later without breaking old hashes:
  *   scrypt$N$r$p$salt(base64url)$hash(base64url)
  */
-const N = 2 ** 15;
+const N = scryptCost();
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
+
+/**
+ * N for new hashes: 2^15, unless a test run (NODE_ENV=test) lowers it with TEST_SCRYPT_LOG_N (10 to 15),
+ * as Django's test settings swap in a fast hasher. sqlmap's login target signs in thousands of times
+ * with unknown names, each verified against the dummy hash: at full cost that was minutes of CI's two
+ * cores spent on hashing, which is not what it tests. Outside a test run the variable is ignored.
+ */
+export function scryptCost(env: NodeJS.ProcessEnv = process.env): number {
+  const logN = Number(env.TEST_SCRYPT_LOG_N);
+  const lowered = env.NODE_ENV === 'test' && Number.isInteger(logN) && logN >= 10 && logN <= 15;
+  return 2 ** (lowered ? logN : 15);
+}
 
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>

@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** Server test files that use vi.mock: they run isolated (see the `server` project). */
+const SERVER_MOCKING = ['apps/server/src/features/auth/login-throttle.test.ts'];
+
 export default defineConfig({
   test: {
     // Vitest's default on a 2-core machine is one file at a time, yet the API test files spend much of
@@ -18,6 +21,23 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/**/*.test.ts'],
+          exclude: SERVER_MOCKING,
+          environment: 'node',
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // A worker's files share one module graph instead of each importing the app anew (an import
+          // took about a second of CPU per file, most of CI's time not spent testing). Nothing in the
+          // server keeps state in a module that one file could leave for another: caches are keyed by
+          // the database or by content, as two apps over two databases in one process already need.
+          isolate: false,
+        },
+      },
+      {
+        // Files that replace a module (vi.mock) need their own module graph.
+        test: {
+          name: 'server-isolated',
+          include: SERVER_MOCKING,
           environment: 'node',
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 30_000,

@@ -32,14 +32,14 @@ const pgliteTests = [
     '--project',
     'web',
     '--project',
-    'server',
+    'server*',
   ],
   'pglite',
 ];
 const postgresTests = [
   'API tests (PostgreSQL server)',
   'node',
-  ['scripts/with-pg-database.mjs', 'npx', 'vitest', 'run', '--project', 'server'],
+  ['scripts/with-pg-database.mjs', 'npx', 'vitest', 'run', '--project', 'server*'],
   'pg',
 ];
 const testSteps = [

@@ -63,7 +63,7 @@ async function portal(args: string[], stdin = ''): Promise<Run> {
 /** The configured database, opened after the command closed it (the embedded one is locked meanwhile). */
 async function withDb<T>(work: (database: Database) => Promise<T>): Promise<T> {
   if (pg) return work(pg.database);
-  const database = await openDatabase({ engine: 'pglite', dataDir });
+  const database = await openDatabase({ engine: 'pglite', dataDir, worker: false });
   try {
     return await work(database);
   } finally {
@@ -467,7 +467,8 @@ describe('portal', () => {
       // The towns it published and the logins it reset are in the audit log, never the passwords.
       const audit = await (async () => {
         const database =
-          other?.database ?? (await openDatabase({ engine: 'pglite', dataDir: path.join(dir, 'demo') }));
+          other?.database ??
+          (await openDatabase({ engine: 'pglite', dataDir: path.join(dir, 'demo'), worker: false }));
         try {
           return await queryRows<{
             action: string;
@@ -489,7 +490,11 @@ describe('portal', () => {
       expect(JSON.stringify(audit)).not.toContain(match![1]!);
       if (!pg) {
         expect(fs.readFileSync(path.join(dir, 'demo', 'demo-logins.txt'), 'utf8')).toContain(match![1]!);
-        const database = await openDatabase({ engine: 'pglite', dataDir: path.join(dir, 'demo') });
+        const database = await openDatabase({
+          engine: 'pglite',
+          dataDir: path.join(dir, 'demo'),
+          worker: false,
+        });
         const app = await buildApp({ config: testConfig(), database });
         const res = await app.inject({
           method: 'POST',
@@ -526,7 +531,7 @@ describe('serve start-up', () => {
       stdout: new PassThrough(),
       stderr: new PassThrough(),
     };
-    const database = await openDatabase({ engine: 'pglite', dataDir: fresh });
+    const database = await openDatabase({ engine: 'pglite', dataDir: fresh, worker: false });
     try {
       const { migrate } = await import('../db/migrate.ts');
       await migrate(database);

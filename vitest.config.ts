@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Server test files that use vi.mock: they run isolated (see the `server` project). */
 const SERVER_MOCKING = ['apps/server/src/features/auth/login-throttle.test.ts'];
@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/**/*.test.ts'],
-          exclude: SERVER_MOCKING,
+          exclude: [...configDefaults.exclude, ...SERVER_MOCKING],
           environment: 'node',
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 30_000,

@@ -1,7 +1,16 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import type { InlineConfig } from 'vitest/node';
 
 /** Server test files that use vi.mock: they run isolated (see the `server` project). */
 const SERVER_MOCKING = ['apps/server/src/features/auth/login-throttle.test.ts'];
+
+/** What the two server projects share. */
+const serverTest = {
+  environment: 'node',
+  globalSetup: ['apps/server/test/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} satisfies InlineConfig;
 
 export default defineConfig({
   test: {
@@ -19,15 +28,12 @@ export default defineConfig({
       },
       {
         test: {
+          ...serverTest,
           name: 'server',
           include: ['apps/server/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...SERVER_MOCKING],
-          environment: 'node',
-          globalSetup: ['apps/server/test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          // A worker's files share one module graph instead of each importing the app anew (an import
-          // took about a second of CPU per file, most of CI's time not spent testing). Nothing in the
+          // A worker's files share one module graph instead of each importing the app anew (about a
+          // second of CPU per file, some 100 CPU-seconds of a run on the embedded engine). Nothing in the
           // server keeps state in a module that one file could leave for another: caches are keyed by
           // the database or by content, as two apps over two databases in one process already need.
           isolate: false,
@@ -35,14 +41,7 @@ export default defineConfig({
       },
       {
         // Files that replace a module (vi.mock) need their own module graph.
-        test: {
-          name: 'server-isolated',
-          include: SERVER_MOCKING,
-          environment: 'node',
-          globalSetup: ['apps/server/test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
+        test: { ...serverTest, name: 'server-isolated', include: SERVER_MOCKING },
       },
       {
         // The web app's `@/` import alias (apps/web/vite.config.ts) for its component tests.

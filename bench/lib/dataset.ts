@@ -28,6 +28,7 @@ export const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgr
 const ROW_FORMAT_FILES = [
   'apps/server/src/features/properties/property-row.ts',
   'apps/server/src/features/properties/search-text.ts',
+  'apps/server/src/features/properties/record-codec.ts',
   'packages/contracts/src/property.ts',
 ];
 const IMPORTER_FILES = [
@@ -41,6 +42,7 @@ const IMPORTER_FILES = [
   'apps/server/migrations/0006_roll_partitions.sql',
   'apps/server/migrations/0007_record_json.sql',
   'apps/server/migrations/0008_record_text.sql',
+  'apps/server/migrations/0009_property_records.sql',
 ];
 
 function hashFiles(files: string[]): string {

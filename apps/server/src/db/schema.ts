@@ -140,7 +140,8 @@ export const properties = pgTable(
     clientId: integer('client_id').notNull(),
     account: text('account').notNull(),
     accountKey: text('account_key').notNull(),
-    record: text('record').notNull(),
+    /** A roll imported before migration 0009: its records (whole JSON). Later rolls: null. */
+    record: text('record'),
     summary: jsonb('summary').notNull(),
     mapLotKey: text('map_lot_key'),
     nameKey: text('name_key'),
@@ -161,6 +162,18 @@ export const properties = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'`),
+  },
+  (t) => [primaryKey({ columns: [t.rollId, t.account] })],
+);
+
+// migrations/0009: each parcel's packed record (features/properties/record-codec.ts), partitioned like
+// `properties` (`property_records_r{rollId}`).
+export const propertyRecords = pgTable(
+  'property_records',
+  {
+    rollId: integer('roll_id').notNull(),
+    account: text('account').notNull(),
+    record: text('record').notNull(),
   },
   (t) => [primaryKey({ columns: [t.rollId, t.account] })],
 );

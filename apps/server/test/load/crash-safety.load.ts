@@ -133,14 +133,26 @@ describe(`crash safety (${engine})`, () => {
     expect(rerun.code, rerun.out).toBe(0);
 
     database = await store.open();
-    const [after] = await queryRows<{ rows: number; leftovers: number; failed: number }>(
+    const [after] = await queryRows<{
+      rows: number;
+      records: number;
+      leftovers: number;
+      strayTables: number;
+      failed: number;
+    }>(
       database.db,
       sql`select (select count(*)::int from properties p where p.roll_id = c.active_roll_id) as rows,
+                   (select count(*)::int from property_records r where r.roll_id = c.active_roll_id) as records,
                    (select count(*)::int from properties p where p.client_id = c.id and p.roll_id <> c.active_roll_id) as leftovers,
+                   -- The killed run's tables (never attached) and the replaced roll's: all dropped.
+                   (select count(*)::int from pg_class t
+                     where t.relname ~ '^(properties|property_records)_r[0-9]+$'
+                       and t.relname not in ('properties_r' || c.active_roll_id,
+                                             'property_records_r' || c.active_roll_id)) as "strayTables",
                    (select count(*)::int from import_runs r where r.client_id = c.id and r.status = 'failed') as failed
               from clients c where c.id = ${client.id}`,
     );
-    expect(after).toEqual({ rows: NEXT, leftovers: 0, failed: 1 });
+    expect(after).toEqual({ rows: NEXT, records: NEXT, leftovers: 0, strayTables: 0, failed: 1 });
     const now = await publicView(database, client.id);
     expect(now.total).toBe(NEXT);
     expect(now.owners.every((o) => /^SMITHB,/.test(o))).toBe(true);

@@ -157,6 +157,7 @@ export async function waitForImports(db: Db, timeoutMs = 60_000): Promise<void> 
       db,
       sql`select (select count(*)::int from import_runs where status in ('validating', 'importing')) as running,
                  (select count(*) from properties)::text || ':' ||
+                 (select count(*) from property_records)::text || ':' ||
                  (select coalesce(string_agg(id || status || imported_records, ',' order by id), '') from import_runs) as sig`,
     );
     const { running, sig } = rows[0]!;

@@ -11,7 +11,8 @@ import { recordSourceFor } from './record-sources.ts';
 import { rollsRepository } from './rolls.repository.ts';
 import { PropertyRecord } from '@opp/contracts';
 import { toPropertyRow } from '../properties/property-row.ts';
-import { copyRow } from './roll-rows.ts';
+import { unpackRecord } from '../properties/record-codec.ts';
+import { copyRecordRow, copyRow } from './roll-rows.ts';
 
 /*
  * Roll files through the real pipeline (file → source → validation → roll swap) and back out through
@@ -44,8 +45,9 @@ async function snapshot(clientId: number) {
   );
   const rows = await queryRows(
     ctx.db,
-    sql`select roll_id, account, record, summary, search_doc::text as search_doc from properties
-         where client_id = ${clientId} order by roll_id, account`,
+    sql`select p.roll_id, p.account, r.record, p.summary, p.search_doc::text as search_doc
+          from properties p left join property_records r on r.roll_id = p.roll_id and r.account = p.account
+         where p.client_id = ${clientId} order by p.roll_id, p.account`,
   );
   return { client, rows };
 }
@@ -57,13 +59,14 @@ async function fullProperty(city: string, account: string) {
   return { status: res.statusCode, body: res.json() };
 }
 
-/** Whether the roll's own table (migrations/0006) still exists, attached or not. */
+/** Whether either of the roll's own tables (migrations/0006, 0009) still exists, attached or not. */
 async function rollTableExists(rollId: number) {
-  const [row] = await queryRows<{ t: string | null }>(
+  const [row] = await queryRows<{ t: string | null; r: string | null }>(
     ctx.db,
-    sql`select to_regclass(${`properties_r${rollId}`})::text as t`,
+    sql`select to_regclass(${`properties_r${rollId}`})::text as t,
+               to_regclass(${`property_records_r${rollId}`})::text as r`,
   );
-  return row!.t !== null;
+  return row!.t !== null || row!.r !== null;
 }
 
 const jsonl = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -245,11 +248,12 @@ describe('importing roll files', () => {
       fileName: 'crashed.jsonl',
     });
     await rollsRepository.createRollTable(ctx.db, dead.id);
-    await rollsRepository.copyRows(
-      ctx.db,
-      dead.id,
-      `${copyRow({ rollId: dead.id, clientId: client.id }, toPropertyRow(PropertyRecord.parse({ Account: 'half-written' })))}\n`,
-    );
+    const halfWritten = toPropertyRow(PropertyRecord.parse({ Account: 'half-written' }));
+    const target = { rollId: dead.id, clientId: client.id };
+    await rollsRepository.copyRows(ctx.db, dead.id, {
+      rows: `${copyRow(target, halfWritten)}\n`,
+      records: `${copyRecordRow(target, halfWritten)}\n`,
+    });
     await ctx.db.execute(
       sql`update import_runs set status = 'importing', heartbeat_at = now() - interval '1 hour' where id = ${dead.id}`,
     );
@@ -311,20 +315,21 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
   const storedRows = (clientId: number) =>
     queryRows<{ account: string; record: string; summary: unknown; search_doc: string }>(
       ctx.db,
-      sql`select p.account, p.record, p.summary, p.search_doc::text as search_doc
+      sql`select p.account, r.record, p.summary, p.search_doc::text as search_doc
             from properties p join clients c on c.active_roll_id = p.roll_id
+            join property_records r on r.roll_id = p.roll_id and r.account = p.account
            where c.id = ${clientId} order by p.account`,
     );
 
-  // A canonical record (every field, in order) written with a tab and spaces between its tokens, and
-  // text that COPY and JSON both escape.
+  // A full record (every field, in order) written with a tab and spaces between its tokens, and text
+  // that COPY and JSON both escape.
   const canonical = PropertyRecord.parse({
     Account: 'C-1',
     StreetName: 'TAB\tST',
     Owners: [{ OwnerName: `O'BRIEN "Q" \\ R` }],
   });
   const spaced = JSON.stringify(canonical).replace('{', '{\t ').replaceAll('":', '": ');
-  // A sparse record: stored as the contract's full form, not as typed.
+  // A sparse record: served as the contract's full form, not as typed.
   const sparse = { StreetName: 'ELM ST', Account: 'S-1' };
 
   /** About 3 MB (several 1 MB blocks): a BOM, CRLF line ends, blank lines. */
@@ -341,7 +346,7 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
     return file(name, `\uFEFF${[...lines, ...extra].join('\r\n')}\r\n`);
   }
 
-  it('stores exactly what the importing thread stores, the input text of a canonical record included', async () => {
+  it('stores exactly what the importing thread stores, and serves the contract form of each record', async () => {
     const here = await buildClient(ctx.db);
     const pooled = await buildClient(ctx.db);
     const p = largeFile('large.jsonl');
@@ -353,9 +358,8 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
     const [a, b] = [await storedRows(here.id), await storedRows(pooled.id)];
     expect(b).toHaveLength(6002);
     expect(b).toEqual(a);
-    const byAccount = new Map(b.map((r) => [r.account, r.record]));
-    expect(byAccount.get('C-1')).toBe(spaced);
-    expect(JSON.parse(byAccount.get('C-1')!)).toEqual(canonical);
+    const byAccount = new Map(b.map((r) => [r.account, unpackRecord(r.record)]));
+    expect(byAccount.get('C-1')).toBe(JSON.stringify(canonical));
     expect(byAccount.get('S-1')).toBe(JSON.stringify(PropertyRecord.parse(sparse)));
     expect((await fullProperty(pooled.city, 'C-1')).body).toMatchObject(canonical);
   }, 120_000);

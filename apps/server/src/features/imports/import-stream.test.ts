@@ -8,6 +8,7 @@ import { collectGarbage } from '../../lib/collect-garbage.ts';
 import { setupTestApp, testEngine } from '../../../test/helpers.ts';
 import { buildClient } from '../../../test/factories.ts';
 import { importRoll } from './import.service.ts';
+import { unpackRecord } from '../properties/record-codec.ts';
 import { jsonlSource } from './record-sources.ts';
 
 /*
@@ -99,11 +100,12 @@ it(`imports ${RECORDS.toLocaleString('en-US')} records from a file it never hold
     ctx.db,
     sql`select (select count(*)::int from properties p where p.roll_id = c.active_roll_id) as stored,
                  c.parcel_count,
-                 (select p.record::json->>'StreetName' from properties p
-                   where p.roll_id = c.active_roll_id and p.account = ${String(RECORDS)}) as last
+                 (select r.record from property_records r
+                   where r.roll_id = c.active_roll_id and r.account = ${String(RECORDS)}) as last
             from clients c where c.id = ${client.id}`,
   );
-  expect(row).toEqual({ stored: RECORDS, parcel_count: RECORDS, last: 'MAIN RD' });
+  const last = (JSON.parse(unpackRecord(row!.last)) as { StreetName: string }).StreetName;
+  expect({ ...row, last }).toEqual({ stored: RECORDS, parcel_count: RECORDS, last: 'MAIN RD' });
   // Streaming: what the import keeps (one batch, and the accounts seen, to catch duplicates) is well
   // under the file's size; held whole, as text or as objects, the file would take that or several times it.
   expect(samples).toBe(10);

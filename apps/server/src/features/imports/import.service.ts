@@ -150,6 +150,8 @@ export async function importRoll(
     await waitForWrite();
     // One batch (the usual case for a pool's blocks) goes as it is: joining would copy megabytes.
     const copy = pending.length === 1 ? pending[0]!.copy : pending.map((b) => b.copy).join('');
+    const recordCopy =
+      pending.length === 1 ? pending[0]!.recordCopy : pending.map((b) => b.recordCopy).join('');
     const numberLike = pending.flatMap((b) => b.numberLike);
     const rows = pendingRows;
     pending = [];
@@ -158,7 +160,7 @@ export async function importRoll(
     // Only the write holds the text (no frame that outlives it does). Never rejects (a failure is kept
     // in writeError): nothing awaits it until the next batch is ready.
     inFlight = rollsRepository
-      .copyRows(db, run.id, copy, numberLike)
+      .copyRows(db, run.id, { rows: copy, records: recordCopy }, numberLike)
       .then(() => afterWrite(rows))
       .catch((err: unknown) => {
         writeError = err;
@@ -203,7 +205,7 @@ export async function importRoll(
       if (errorCount > 0) continue;
       pending.push(batch);
       pendingRows += batch.rows;
-      pendingBytes += batch.copy.length;
+      pendingBytes += batch.copy.length + batch.recordCopy.length;
       if (pendingRows >= BATCH || pendingBytes >= BATCH_BYTES) await flush();
     }
     seen.clear();

@@ -10,6 +10,7 @@ import { queryRows } from '../../db/database.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient } from '../../../test/factories.ts';
 import { importRoll, type ImportOutcome } from './import.service.ts';
+import { unpackRecord } from '../properties/record-codec.ts';
 import { recordSourceFor } from './record-sources.ts';
 
 /*
@@ -66,13 +67,18 @@ describe.skipIf(!haveData)('Lyme, NH real roll', () => {
       recordSourceFor(out),
     );
     cama = readCsv('lyme_cama_2022.csv');
-    const rows = await queryRows<{
-      record: Record<string, unknown> & { Owners: Array<Record<string, string>> };
-    }>(
+    const rows = await queryRows<{ record: string }>(
       ctx.db,
-      sql`select p.record::json as record from properties p join clients c on c.active_roll_id = p.roll_id where c.id = ${clientId}`,
+      sql`select r.record from property_records r join clients c on c.active_roll_id = r.roll_id where c.id = ${clientId}`,
     );
-    stored = new Map(rows.map((r) => [r.record.Account as string, r.record]));
+    stored = new Map(
+      rows.map((r) => {
+        const record = JSON.parse(unpackRecord(r.record)) as Record<string, unknown> & {
+          Owners: Array<Record<string, string>>;
+        };
+        return [record.Account as string, record];
+      }),
+    );
   }, 300_000);
 
   const property = async (account: string) => {

@@ -16,7 +16,6 @@ import {
   ADDITION,
   COMMERCIAL,
   EXEMPTION,
-  fastParse,
   fastParseRecord,
   LAND,
   OWNER,
@@ -203,34 +202,5 @@ describe('fastParseRecord', () => {
       fc.property(record, (r) => void agrees(r)),
       { numRuns: 3000 },
     );
-  });
-});
-
-describe('canonical input (stored as typed, not written again)', () => {
-  const full = PropertyRecord.parse({
-    Account: 'A-1',
-    Owners: [{ OwnerName: 'ROE, JANE' }],
-    Sales: [{ SaleDate: '2020-01-02', SalePrice: 100 }],
-    PropertyCode: { Description: 'Code', UserDefinedValue: '101' },
-  });
-  const canonical = (value: unknown) => fastParse(JSON.parse(JSON.stringify(value)))?.canonical;
-
-  it('is the contract output itself, whose JSON text is then what JSON.stringify writes', () => {
-    expect(canonical(full)).toBe(true);
-    const text = JSON.stringify(full);
-    expect(JSON.stringify(fastParse(JSON.parse(text))!.record)).toBe(text);
-  });
-
-  it('is not a record that lacks a field, adds one, orders them otherwise, or gives null for text or a list', () => {
-    const { StreetName: _dropped, ...missing } = full;
-    expect(canonical(missing)).toBe(false);
-    expect(canonical({ ...full, Extra: 1 })).toBe(false);
-    expect(canonical(Object.assign({ StreetName: full.StreetName }, full))).toBe(false);
-    expect(canonical({ ...full, StreetName: null })).toBe(false);
-    expect(canonical({ ...full, Exemptions: null })).toBe(false);
-    expect(canonical({ ...full, Owners: [{ OwnerName: 'ROE, JANE' }] })).toBe(false);
-    expect(canonical({ ...full, Owners: [{ ...full.Owners[0], Zip: '1' }] })).toBe(false);
-    // A record read after a non-canonical one starts afresh.
-    expect(canonical(full)).toBe(true);
   });
 });

@@ -2,20 +2,21 @@ import type { PropertyRecord } from '@opp/contracts';
 
 /*
  * A fast path for PropertyRecord.parse. Zod costs ~60 µs for a full record, more than everything else an
- * import does per record; a 100,000-record roll is parsed twice (validate, then write). This function
+ * import does per record. This function
  * accepts only records that are plainly valid and returns exactly what zod would; on anything unusual
  * (a number given as text, a date-time, a limit exceeded, a missing required field, a wrong type) it
  * returns null and the caller asks zod, which then produces the output or the error messages.
  *
  * It must never accept what zod rejects, nor produce a different output: record-fast-path.test.ts
  * checks every field below against the zod schema (same field names, boundary values, random records).
- * When you change PropertyRecord in packages/contracts/src/property.ts, mirror it here.
+ * When you change PropertyRecord in packages/contracts/src/property.ts, mirror it here, and give the
+ * stored form a new version (properties/record-codec.ts packs records in this order).
  */
 
 type Leaf =
   { k: 'text'; max: number; required?: true } | { k: 'num' } | { k: 'int' } | { k: 'year' } | { k: 'date' };
 
-type Shape = Record<string, Leaf>;
+export type Shape = Record<string, Leaf>;
 
 const t = (max: number): Leaf => ({ k: 'text', max });
 const NUM: Leaf = { k: 'num' };
@@ -138,7 +139,7 @@ export const TAX: Shape = {
 };
 export const UDV: Shape = { Description: t(200), UserDefinedValue: t(500) };
 
-type Part =
+export type Part =
   | { k: 'leaf'; leaf: Leaf }
   | { k: 'account' }
   | { k: 'list'; item: Shape; max: number }
@@ -204,22 +205,6 @@ const DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const INT4_MIN = -2_147_483_648;
 const INT4_MAX = 2_147_483_647;
 
-/** Whether the record being read is canonical (see fastParse); readers clear it. */
-const state = { canonical: true };
-
-/** Clears `state.canonical` unless `v` has exactly `keys`, in that order. */
-function checkKeys(v: Record<string, unknown>, keys: string[]) {
-  if (!state.canonical) return;
-  let i = 0;
-  for (const k in v) {
-    if (k !== keys[i++]) {
-      state.canonical = false;
-      return;
-    }
-  }
-  if (i !== keys.length) state.canonical = false;
-}
-
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -229,7 +214,6 @@ function leaf(l: Leaf, v: unknown): unknown {
     case 'text':
       if (v === undefined || v === null) {
         if (l.required) throw BAIL;
-        state.canonical = false;
         return '';
       }
       if (typeof v !== 'string' || v.length > l.max || v.includes('\u0000')) throw BAIL;
@@ -284,18 +268,9 @@ function compile(shape: Shape): Reader {
     'leaves',
     'isPlainObject',
     'BAIL',
-    'checkKeys',
-    'keys',
-    `return function read(v) { if (!isPlainObject(v)) throw BAIL; checkKeys(v, keys); return {\n${body}\n}; };`,
-  ) as (
-    l: typeof leaf,
-    ls: Leaf[],
-    p: typeof isPlainObject,
-    b: symbol,
-    c: typeof checkKeys,
-    k: string[],
-  ) => Reader;
-  return make(leaf, leaves, isPlainObject, BAIL, checkKeys, keys);
+    `return function read(v) { if (!isPlainObject(v)) throw BAIL; return {\n${body}\n}; };`,
+  ) as (l: typeof leaf, ls: Leaf[], p: typeof isPlainObject, b: symbol) => Reader;
+  return make(leaf, leaves, isPlainObject, BAIL);
 }
 
 const readers = new Map<Shape, Reader>();
@@ -313,20 +288,14 @@ function part(p: Part, v: unknown): unknown {
       if (typeof v !== 'string' || v.length > 64 || !ACCOUNT.test(v)) throw BAIL;
       return v;
     case 'list': {
-      if (v === undefined || v === null) {
-        state.canonical = false;
-        return [];
-      }
+      if (v === undefined || v === null) return [];
       if (!Array.isArray(v) || v.length > p.max) throw BAIL;
       const items = new Array<unknown>(v.length);
       for (let i = 0; i < v.length; i++) items[i] = object(p.item, v[i]);
       return items;
     }
     case 'images':
-      if (v === undefined || v === null) {
-        state.canonical = false;
-        return [];
-      }
+      if (v === undefined || v === null) return [];
       if (!Array.isArray(v) || v.length > p.max) throw BAIL;
       for (const s of v)
         if (typeof s !== 'string' || s.length > p.itemMax || s.includes('\u0000')) throw BAIL;
@@ -347,36 +316,15 @@ const readRecord = (() => {
     'parts',
     'isPlainObject',
     'BAIL',
-    'checkKeys',
-    'keys',
-    `return function readRecord(v) { if (!isPlainObject(v)) throw BAIL; checkKeys(v, keys); return {\n${body}\n}; };`,
-  ) as (
-    f: typeof part,
-    ps: Part[],
-    p: typeof isPlainObject,
-    b: symbol,
-    c: typeof checkKeys,
-    k: string[],
-  ) => Reader;
-  return make(part, parts, isPlainObject, BAIL, checkKeys, Object.keys(RECORD));
+    `return function readRecord(v) { if (!isPlainObject(v)) throw BAIL; return {\n${body}\n}; };`,
+  ) as (f: typeof part, ps: Part[], p: typeof isPlainObject, b: symbol) => Reader;
+  return make(part, parts, isPlainObject, BAIL);
 })();
 
 /** The parsed record, identical to `PropertyRecord.parse(value)`, or null when zod must decide. */
 export function fastParseRecord(value: unknown): PropertyRecord | null {
-  return fastParse(value)?.record ?? null;
-}
-
-/**
- * fastParseRecord, also telling whether the output equals the input as JSON (`canonical`): every field
- * given, in the schema's order, nothing else, no null standing for an empty text or list. The input's
- * JSON text then says exactly what JSON.stringify of the output would, and the importer stores that
- * text instead of writing it again.
- */
-export function fastParse(value: unknown): { record: PropertyRecord; canonical: boolean } | null {
-  state.canonical = true;
   try {
-    const record = readRecord(value) as PropertyRecord;
-    return { record, canonical: state.canonical };
+    return readRecord(value) as PropertyRecord;
   } catch (err) {
     if (err === BAIL) return null;
     throw err;

@@ -102,7 +102,7 @@ function parseJsonLine(line: number, body: string): SourceRecord {
       line,
       error: `expected a JSON object (one property record), got ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}`,
     };
-  return { line, value, text: body };
+  return { line, value };
 }
 
 /**

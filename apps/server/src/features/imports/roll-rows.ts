@@ -8,7 +8,8 @@ import {
   copyTsvector,
 } from '../../db/copy-text.ts';
 import { toPropertyRow, type PropertyRow } from '../properties/property-row.ts';
-import { fastParse } from './record-fast-path.ts';
+import { packRecord } from '../properties/record-codec.ts';
+import { fastParseRecord } from './record-fast-path.ts';
 
 /*
  * What an import computes for each record, from input to COPY text: the check against the contract,
@@ -24,16 +25,17 @@ export type SourceRecord =
   | {
       line: number;
       value: unknown;
-      /** The JSON text `value` was parsed from (JSON Lines). */
-      text?: string;
       field?: (path: PropertyKey[]) => string | null;
     }
   | { line: number; error: string };
 
-/** The roll's columns in the order copyRow writes them. */
-export const ROLL_COPY_COLUMNS = `roll_id, client_id, account, account_key, record, summary, map_lot_key,
+/** The roll's columns in the order copyRow writes them (`record` stays empty: see RECORD_COPY_COLUMNS). */
+export const ROLL_COPY_COLUMNS = `roll_id, client_id, account, account_key, summary, map_lot_key,
   name_key, location_key, building_land, total_acres, sale_date, sale_price, living_area, bedrooms,
   bathrooms, has_residential, has_commercial, land_types, building_styles, search_doc, codes`;
+
+/** The columns of the roll's records table (migrations/0009) in the order copyRecordRow writes them. */
+export const RECORD_COPY_COLUMNS = 'roll_id, account, record';
 
 export interface RollTarget {
   rollId: number;
@@ -45,8 +47,10 @@ export type PreparedRecord = { line: number; account: string } | { line: number;
 
 export interface PreparedBatch {
   records: PreparedRecord[];
-  /** COPY text (a line per row) of the valid records, in input order. */
+  /** COPY text (a line per row) of the valid records' roll rows, in input order. */
   copy: string;
+  /** COPY text of their packed records (the records table), in the same order. */
+  recordCopy: string;
   /** How many rows `copy` holds. */
   rows: number;
   /** Accounts whose words PostgreSQL's own parser would split (see rolls.repository copyRows). */
@@ -72,19 +76,13 @@ export function formatIssue(
   return `line ${line}: ${where ? `${where}: ` : ''}${message}`;
 }
 
-/**
- * One row in COPY's text format (no line break), columns as ROLL_COPY_COLUMNS. `recordJson`, when
- * given, is JSON text equal to the record (its input line, see fastParse), stored instead of writing
- * the record out again.
- */
-export function copyRow(target: RollTarget, r: PropertyRow, recordJson?: string): string {
+/** One row in COPY's text format (no line break), columns as ROLL_COPY_COLUMNS. */
+export function copyRow(target: RollTarget, r: PropertyRow): string {
   return [
     target.rollId,
     target.clientId,
     copyText(r.account),
     copyText(r.accountKey),
-    // Input text may hold tabs between its tokens: escaped as any text. JSON.stringify writes none.
-    recordJson === undefined ? copyJson(JSON.stringify(r.record)) : copyText(recordJson),
     copyJson(JSON.stringify(r.summary)),
     copyText(r.mapLotKey),
     copyText(r.nameKey),
@@ -105,6 +103,11 @@ export function copyRow(target: RollTarget, r: PropertyRow, recordJson?: string)
   ].join('\t');
 }
 
+/** The record's row of the records table in COPY's text format, packed (properties/record-codec.ts). */
+export function copyRecordRow(target: RollTarget, r: PropertyRow): string {
+  return `${target.rollId}\t${copyText(r.account)}\t${copyJson(packRecord(r.record))}`;
+}
+
 /**
  * Checks records against the contract and writes the valid ones as COPY text. `checkOnly` (a file
  * already known to be rejected: nothing more will be written) skips building rows.
@@ -117,14 +120,14 @@ export function prepareRecords(
   const records: PreparedRecord[] = [];
   const numberLike: string[] = [];
   let copy = '';
+  let recordCopy = '';
   let rows = 0;
   for (const item of items) {
     if ('error' in item) {
       records.push({ line: item.line, errors: [`line ${item.line}: ${item.error}`] });
       continue;
     }
-    const fast = fastParse(item.value);
-    let record = fast?.record;
+    let record = fastParseRecord(item.value);
     if (!record) {
       const parsed = PropertyRecord.safeParse(item.value);
       if (!parsed.success) {
@@ -144,9 +147,10 @@ export function prepareRecords(
     }
     const row = toPropertyRow(record);
     records.push({ line: item.line, account: row.account });
-    copy += `${copyRow(target, row, fast?.canonical ? item.text : undefined)}\n`;
+    copy += `${copyRow(target, row)}\n`;
+    recordCopy += `${copyRecordRow(target, row)}\n`;
     rows++;
     if (row.searchWords.some((w) => NUMBER_LIKE.test(w))) numberLike.push(row.account);
   }
-  return { records, copy, rows, numberLike };
+  return { records, copy, recordCopy, rows, numberLike };
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { copyFrom, queryRows, type Executor } from '../../db/database.ts';
 import { clients, importRuns, properties } from '../../db/schema.ts';
-import { ROLL_COPY_COLUMNS } from './roll-rows.ts';
+import { RECORD_COPY_COLUMNS, ROLL_COPY_COLUMNS } from './roll-rows.ts';
 
 export type ImportRun = typeof importRuns.$inferSelect;
 
@@ -72,55 +72,47 @@ export const rollsRepository = {
   },
 
   /**
-   * Creates the empty table a roll is loaded into (see migrations/0006): the columns of `properties`,
-   * no index and no foreign key, so loading costs one heap write per row. Its check constraint lets
-   * attaching it skip the scan that proves every row belongs to the roll. A table left by an earlier
-   * attempt under the same id is replaced.
+   * Creates the empty tables a roll is loaded into (see migrations/0006 and 0009): the columns of
+   * `properties` and of `property_records`, no index and no foreign key, so loading costs one heap write
+   * per row. Their check constraints let attaching them skip the scan that proves every row belongs to
+   * the roll. Tables left by an earlier attempt under the same id are replaced.
    */
   async createRollTable(db: Executor, rollId: number) {
     const table = rollTable(rollId);
-    await db.execute(sql.raw(`drop table if exists ${table}`));
+    const records = recordsTable(rollId);
+    await db.execute(sql.raw(`drop table if exists ${table}, ${records}`));
     await db.execute(
       sql.raw(`create table ${table} (like properties including defaults including storage,
-                 constraint ${table}_roll check (roll_id = ${rollId}))
-               with (toast_tuple_target = 128)`),
-    );
-    // lz4 compresses a record in about a third of pglz's time, and reads it back faster (PostgreSQL
-    // servers built with it). Without it (PGlite) records are stored uncompressed: pglz doubled the
-    // embedded engine's time to store a roll, for 40 % less disk.
-    const [lz4] = await queryRows<{ ok: number }>(
-      db,
-      sql`select 1 as ok from pg_settings
-           where name = 'default_toast_compression' and 'lz4' = any(enumvals)`,
+                 constraint ${table}_roll check (roll_id = ${rollId}))`),
     );
     await db.execute(
-      sql.raw(
-        lz4
-          ? `alter table ${table} alter column record set compression lz4`
-          : `alter table ${table} alter column record set storage external`,
-      ),
+      sql.raw(`create table ${records} (like property_records including storage,
+                 constraint ${records}_roll check (roll_id = ${rollId}))`),
     );
-    // No planner statistics for what no query filters or sorts on: ANALYZE would read (and decompress)
-    // a sample of 30,000 records for a width estimate nobody uses.
-    await db.execute(
-      sql.raw(`alter table ${table} alter column record set statistics 0,
-                                alter column summary set statistics 0`),
-    );
+    // No planner statistics for what no query filters or sorts on: ANALYZE would read a sample of
+    // 30,000 summaries for a width estimate nobody uses.
+    await db.execute(sql.raw(`alter table ${table} alter column summary set statistics 0`));
   },
 
   /**
-   * Writes rows into the roll's table with COPY, the cheapest way into PostgreSQL on both engines (no
+   * Writes rows into the roll's tables with COPY, the cheapest way into PostgreSQL on both engines (no
    * statement to plan, no parameters, no JSON to unpack). `data` is COPY text from roll-rows.ts
-   * (copyRow): every column arrives as the value it will hold; the word vector is written as a tsvector
-   * literal rather than computed by to_tsvector, whose parser yields these words unchanged (they are
-   * ASCII letters and digits, see search-text.ts) at several times the cost, except words it reads as
-   * numbers: PostgreSQL's parser reads digits, "e", digits as one number ('0e0a' is '0e0' and 'a'), and
-   * its to_tsquery will look for those pieces, so such rare rows (`numberLike`, by account) get the
-   * engine's own word vector.
+   * (`rows`: copyRow, `records`: copyRecordRow): every column arrives as the value it will hold; the word
+   * vector is written as a tsvector literal rather than computed by to_tsvector, whose parser yields
+   * these words unchanged (they are ASCII letters and digits, see search-text.ts) at several times the
+   * cost, except words it reads as numbers: PostgreSQL's parser reads digits, "e", digits as one number
+   * ('0e0a' is '0e0' and 'a'), and its to_tsquery will look for those pieces, so such rare rows
+   * (`numberLike`, by account) get the engine's own word vector.
    */
-  async copyRows(db: Executor, rollId: number, data: string, numberLike: readonly string[] = []) {
-    if (data === '') return;
-    await copyFrom(db, `${rollTable(rollId)} (${ROLL_COPY_COLUMNS})`, data);
+  async copyRows(
+    db: Executor,
+    rollId: number,
+    data: { rows: string; records: string },
+    numberLike: readonly string[] = [],
+  ) {
+    if (data.rows === '') return;
+    await copyFrom(db, `${rollTable(rollId)} (${ROLL_COPY_COLUMNS})`, data.rows);
+    await copyFrom(db, `${recordsTable(rollId)} (${RECORD_COPY_COLUMNS})`, data.records);
     if (numberLike.length)
       await db.execute(sql`
         update ${sql.raw(rollTable(rollId))}
@@ -129,7 +121,8 @@ export const rollsRepository = {
   },
 
   /**
-   * Makes a loaded roll queryable under `properties` (still unpublished: no client points at it). Builds
+   * Makes a loaded roll queryable under `properties` and `property_records` (still unpublished: no
+   * client points at it). Builds
    * the indexes `properties` declares (whatever the migrations say they are) on the roll's table, one
    * sorted pass each instead of a row-by-row update of every index, gathers its planner statistics, and
    * attaches it; attaching adopts the indexes and only checks the foreign keys. The builds run on up to
@@ -167,9 +160,12 @@ export const rollsRepository = {
         )
         .replace(on[0], ` ON ${table} USING `);
     });
-    // The primary key first: it also proves the accounts are unique before the other builds.
+    // The primary key first: it also proves the accounts are unique before the other builds. The
+    // records table has only its primary key (migrations/0009).
+    const records = recordsTable(rollId);
     const queue = [
       ...statements.filter((s) => s.startsWith('alter')),
+      `alter table ${records} add constraint ${records}_pkey primary key (roll_id, account)`,
       ...statements.filter((s) => !s.startsWith('alter')),
     ];
     if (sortMemory) await db.execute(sql`select set_config('maintenance_work_mem', ${sortMemory}, false)`);
@@ -186,6 +182,9 @@ export const rollsRepository = {
     }
     await db.execute(sql.raw(`analyze ${table}`));
     await db.execute(sql.raw(`alter table properties attach partition ${table} for values in (${rollId})`));
+    await db.execute(
+      sql.raw(`alter table property_records attach partition ${records} for values in (${rollId})`),
+    );
   },
 
   /**
@@ -226,11 +225,12 @@ export const rollsRepository = {
   },
 
   /**
-   * Removes a roll's rows: its own table (a DROP, whatever its size), or for a roll written before
+   * Removes a roll's rows: its own tables (a DROP, whatever their size), or for a roll written before
    * migration 0006 its rows in the legacy partition.
    */
   async deleteRoll(db: Executor, rollId: number) {
-    await db.execute(sql.raw(`drop table if exists ${rollTable(rollId)}`));
+    // One statement, so no reader ever sees a roll with its rows gone and its records still there.
+    await db.execute(sql.raw(`drop table if exists ${rollTable(rollId)}, ${recordsTable(rollId)}`));
     await db.delete(properties).where(eq(properties.rollId, rollId));
   },
 
@@ -272,10 +272,20 @@ export const rollsRepository = {
   },
 };
 
-const ROLL_TABLE_PATTERN = '^properties_r([0-9]+)$';
+const ROLL_TABLE_PATTERN = '^(?:properties|property_records)_r([0-9]+)$';
+
+const checkRollId = (rollId: number) => {
+  if (!Number.isSafeInteger(rollId) || rollId <= 0) throw new Error(`not a roll id: ${rollId}`);
+};
 
 /** The table holding one roll's rows (migrations/0006). Roll ids are integers from import_runs. */
 export function rollTable(rollId: number): string {
-  if (!Number.isSafeInteger(rollId) || rollId <= 0) throw new Error(`not a roll id: ${rollId}`);
+  checkRollId(rollId);
   return `properties_r${rollId}`;
+}
+
+/** The table holding one roll's packed records (migrations/0009). */
+export function recordsTable(rollId: number): string {
+  checkRollId(rollId);
+  return `property_records_r${rollId}`;
 }

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FullProperty, USER_DEFINED_FIELDS } from '@opp/contracts';
+import { sql } from 'drizzle-orm';
+import { FullProperty, PropertyRecord, USER_DEFINED_FIELDS } from '@opp/contracts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../test/factories.ts';
 import { TEST_TOWN } from '../../../test/test-town.ts';
@@ -117,6 +118,29 @@ describe('GET /api/fullproperty/{account}?city=&state=', () => {
     expect(FullProperty.strict().safeParse(body).success).toBe(true);
     expect(body).toMatchObject({ Account: 'A-100.5', MapLot: 'X1', Exemptions: [{ Value: 4000 }] });
     expect(typeof body.LastUpdated).toBe('string');
+  });
+
+  it('serves a roll imported before records were packed (stored whole) exactly as a packed one', async () => {
+    const town = await buildClient(ctx.db, { city: 'Old Storage', stateProvince: 'Maine' });
+    const records = [
+      { Account: 'OLD', StreetName: 'ELM ST', Owners: [{ OwnerName: 'ROE, JANE' }] },
+      { Account: 'NEW', StreetName: 'OAK ST', Sales: [{ SaleDate: '2020-01-02', SalePrice: 5 }] },
+    ];
+    await publishRoll(ctx.db, town.id, records);
+    // What a roll published before migration 0009 holds: the whole JSON in properties.record and no
+    // row in property_records.
+    const rollId = (await clientsRepository.findById(ctx.db, town.id))!.activeRollId!;
+    await ctx.db
+      .execute(sql`update properties set record = ${JSON.stringify(PropertyRecord.parse(records[0]))}
+                              where roll_id = ${rollId} and account = 'OLD'`);
+    await ctx.db.execute(sql`delete from property_records where roll_id = ${rollId} and account = 'OLD'`);
+    for (const input of records) {
+      const res = await get(`/api/fullproperty/${input.Account}?city=Old%20Storage&state=ME`);
+      expect(res.statusCode).toBe(200);
+      const { LastUpdated, ...record } = JSON.parse(res.body) as Record<string, unknown>;
+      expect(typeof LastUpdated).toBe('string');
+      expect(JSON.stringify(record)).toBe(JSON.stringify(PropertyRecord.parse(input)));
+    }
   });
 
   it('stops serving a town at once when it is deactivated or renamed', async () => {

@@ -57,6 +57,7 @@ const EnvSchema = z.object({
   SEARCH_INDEX_WARM: bool(true),
   SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(1).default(320),
   SEARCH_INDEX_AWAIT_PARCELS: z.coerce.number().int().min(0).default(50_000),
+  ROLL_RETIRE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
 });
 
 export type Config = {
@@ -86,6 +87,11 @@ export type Config = {
     /** Rolls up to this many parcels are indexed before their first search answers; larger ones use SQL meanwhile. */
     awaitParcels: number;
   };
+  /**
+   * How long a replaced roll stays readable after a publish swaps in its successor: readers that looked
+   * up the town just before the swap still find their rows. 0 drops it at once.
+   */
+  rollRetireSeconds: number;
 };
 
 export class ConfigError extends Error {
@@ -124,13 +130,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       memoryMb: e.SEARCH_INDEX_MEMORY_MB,
       awaitParcels: e.SEARCH_INDEX_AWAIT_PARCELS,
     },
+    rollRetireSeconds: e.ROLL_RETIRE_SECONDS,
   };
 }
 
-/** Defaults for tests: API only, quiet, no demo, no search index warming at start. */
+/**
+ * Defaults for tests: API only, quiet, no demo, no search index warming at start, and a replaced roll
+ * dropped at once (a test reads the database right after a publish).
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
-    ...loadConfig({ PORTAL_DEMO: '0', LOG_LEVEL: 'silent', WEB_DIST: '', SEARCH_INDEX_WARM: '0' }),
+    ...loadConfig({
+      PORTAL_DEMO: '0',
+      LOG_LEVEL: 'silent',
+      WEB_DIST: '',
+      SEARCH_INDEX_WARM: '0',
+      ROLL_RETIRE_SECONDS: '0',
+    }),
     ...overrides,
   };
 }

@@ -52,7 +52,11 @@ export async function prepareOnStart(
   options: { demoParcels?: number } = {},
 ): Promise<DemoSummary | null> {
   // Embedded: this process holds the folder lock, so no other import can be running.
-  await rollsRepository.sweepAbandoned(database.db, database.engine === 'pglite' ? 0 : STALE_SECONDS);
+  await rollsRepository.sweepAbandoned(
+    database.db,
+    database.engine === 'pglite' ? 0 : STALE_SECONDS,
+    database.engine === 'pglite' ? 0 : config.rollRetireSeconds * 1000,
+  );
   if (config.databaseUrl || !config.demo || !(await demoRepository.isEmpty(database.db))) return null;
   write(io.stdout, 'First start with an empty database: creating the demo towns (PORTAL_DEMO=0 skips this)…');
   const summary = await createDemo(database.db, {

@@ -56,15 +56,18 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
     );
   }
 
-  return withDatabase(io, async (database) => {
+  return withDatabase(io, async (database, config) => {
     const db = database.db;
+    // The embedded engine's folder is this process's alone: no reader can still be using a replaced
+    // roll. On a PostgreSQL server, API nodes may be.
+    const retireAfterMs = database.engine === 'pglite' ? 0 : config.rollRetireSeconds * 1000;
     const client = await clientsRepository.findByStateCity(db, state, city);
     if (!client)
       throw new CliError(
         `there is no client "${city}, ${state}". Create it first: portal client add --state "${state}" --city "${city}"`,
       );
     // An import left running by a process that died (embedded: nothing else can be running now).
-    await rollsRepository.sweepAbandoned(db, database.engine === 'pglite' ? 0 : STALE_SECONDS);
+    await rollsRepository.sweepAbandoned(db, database.engine === 'pglite' ? 0 : STALE_SECONDS, retireAfterMs);
     const running = await rollsRepository.findRunning(db, client.id);
     if (running)
       throw new CliError(
@@ -80,6 +83,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
       fileName: path.basename(file),
     };
     let outcome;
+    let published: number | undefined;
     try {
       // The run and its audit entry stand or fall together, as for an upload over HTTP
       // (roll-publishing.service.ts): the entry names the run, whatever its outcome.
@@ -98,8 +102,17 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
         db,
         { ...target, runId: run.id },
         recordSourceFor(file, file, { onRead: bar.onRead }),
-        bar.onProgress,
-        { engine: database.engine },
+        (p) => {
+          bar.onProgress(p);
+          if (p.phase !== 'done') return;
+          published = performance.now();
+          if (retireAfterMs > 0)
+            write(
+              io.stdout,
+              `Published. Any roll it replaces stays readable for ${config.rollRetireSeconds} s (for requests still reading it), then is removed.`,
+            );
+        },
+        { engine: database.engine, retireAfterMs },
       );
     } catch (err) {
       bar.clear();
@@ -110,7 +123,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
       throw new CliError(`the import failed and nothing was changed: ${(err as Error).message}`);
     }
     bar.clear();
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = ((published ?? performance.now()) - started) / 1000;
     if (!outcome.ok) {
       for (const e of outcome.errors) write(io.stderr, e);
       const more = outcome.errorCount - outcome.errors.length;

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/database.ts';
 import { PreparePool, defaultPoolSize } from './prepare-pool.ts';
 import type { LineBlock } from './record-sources.ts';
@@ -53,6 +54,14 @@ export interface ImportOptions {
    * other sources; 0 parses on this thread.
    */
   threads?: number;
+  /**
+   * How long the replaced roll is kept after the swap before it is dropped, in ms (default 0: at once).
+   * A reader that resolved the town's roll just before the swap (a request in flight, or a town row a
+   * node caches for a moment) still finds the rows it asks for meanwhile. The wait ends early when
+   * `signal` aborts (shutdown); the roll is then left to the next sweep.
+   */
+  retireAfterMs?: number;
+  signal?: AbortSignal;
 }
 
 /** Files smaller than this are parsed on the importing thread. */
@@ -114,6 +123,7 @@ export async function importRoll(
   onProgress: (p: ImportProgress) => void = () => {},
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
+  const retireAfterMs = options.retireAfterMs ?? 0;
   const run = target.runId
     ? (await rollsRepository.findRun(db, target.runId))!
     : await rollsRepository.createRun(db, target);
@@ -169,7 +179,7 @@ export async function importRoll(
 
   try {
     // Rolls a crashed or failed run left behind go first: they would otherwise hold disk until a sweep.
-    await rollsRepository.dropAbandonedRolls(db);
+    await rollsRepository.dropAbandonedRolls(db, retireAfterMs);
     await rollsRepository.createRollTable(db, run.id);
     await rollsRepository.updateProgress(db, run.id, {
       status: 'importing',
@@ -236,7 +246,8 @@ export async function importRoll(
     );
     const previous = await rollsRepository.activate(db, target.clientId, run.id, written);
     onProgress({ phase: 'done', processed: written, total });
-    if (previous !== null && previous !== run.id) await rollsRepository.deleteRoll(db, previous);
+    if (previous !== null && previous !== run.id && (await graceOver(retireAfterMs, options.signal)))
+      await rollsRepository.deleteRoll(db, previous);
     if (postgres) void rollsRepository.vacuumRoll(db, run.id).catch(() => {});
     return {
       run: (await rollsRepository.findRun(db, run.id))!,
@@ -252,4 +263,14 @@ export async function importRoll(
     await rollsRepository.deleteRoll(db, run.id).catch(() => {});
     throw err;
   }
+}
+
+/** Waits out a replaced roll's grace period. False when `signal` aborted (the roll is then kept). */
+async function graceOver(ms: number, signal?: AbortSignal): Promise<boolean> {
+  try {
+    if (ms > 0) await sleep(ms, undefined, { signal });
+  } catch {
+    return false;
+  }
+  return !signal?.aborted;
 }

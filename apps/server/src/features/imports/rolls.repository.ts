@@ -237,19 +237,24 @@ export const rollsRepository = {
   /**
    * Rows of rolls that are neither published nor being written: left by a crash, a failed import, or a
    * replaced roll whose deletion did not finish. A run whose heartbeat stopped more than `staleSeconds`
-   * ago is marked failed first. Returns how many rolls were removed.
+   * ago is marked failed first. A roll replaced less than `keepReplacedMs` ago is kept (see
+   * dropAbandonedRolls). Returns how many rolls were removed.
    */
-  async sweepAbandoned(db: Executor, staleSeconds: number): Promise<number> {
+  async sweepAbandoned(db: Executor, staleSeconds: number, keepReplacedMs = 0): Promise<number> {
     await db.execute(sql`
       update import_runs set status = 'failed', message = 'Interrupted (the server stopped during the import)',
              finished_at = now()
        where status in ('validating', 'importing')
          and heartbeat_at < now() - make_interval(secs => ${staleSeconds})`);
-    return this.dropAbandonedRolls(db);
+    return this.dropAbandonedRolls(db, keepReplacedMs);
   },
 
-  /** The removal half of sweepAbandoned: never touches a run still in progress or a published roll. */
-  async dropAbandonedRolls(db: Executor): Promise<number> {
+  /**
+   * The removal half of sweepAbandoned: never touches a run still in progress or a published roll, nor
+   * a roll replaced by a publish less than `keepReplacedMs` ago: it is within its grace period
+   * (import.service.ts `retireAfterMs`), readers may still ask for it.
+   */
+  async dropAbandonedRolls(db: Executor, keepReplacedMs = 0): Promise<number> {
     const rows = await queryRows<{ roll_id: number }>(
       db,
       sql`with rolls as (
@@ -265,7 +270,10 @@ export const rollsRepository = {
           select roll_id from rolls x
            where not exists (select 1 from import_runs r
                               where r.id = x.roll_id and r.status in ('validating', 'importing'))
-             and not exists (select 1 from clients c where c.active_roll_id = x.roll_id)`,
+             and not exists (select 1 from clients c where c.active_roll_id = x.roll_id)
+             and not exists (select 1 from import_runs r join clients c on c.id = r.client_id
+                              where r.id = x.roll_id and r.status = 'succeeded'
+                                and c.last_updated > now() - make_interval(secs => ${keepReplacedMs / 1000}))`,
     );
     for (const r of rows) await this.deleteRoll(db, r.roll_id);
     return rows.length;

@@ -39,11 +39,12 @@ export const rollPublishingRoutes: FastifyPluginAsyncZod = async (app) => {
   if (!app.hasContentTypeParser('multipart/form-data'))
     await app.register(multipart, { limits: { fileSize: ROLL_MAX_BYTES, files: 1 } });
 
+  const retireAfterMs = app.config.rollRetireSeconds * 1000;
   const publisher = new RollPublisher(
     app.database.db,
     app.log,
     (filePath, fileName) => recordSourceFor(filePath, fileName),
-    app.database.engine,
+    { engine: app.database.engine, retireAfterMs },
   );
   app.addHook('onClose', async () => publisher.close());
 
@@ -124,7 +125,7 @@ export const rollPublishingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ImportRunList, 400: ErrorBody, ...denied, 404: ErrorBody },
       },
     },
-    async (request) => rollPublishingService.history(app.database.db, request.params.clientId),
+    async (request) => rollPublishingService.history(app.database.db, request.params.clientId, retireAfterMs),
   );
 
   app.get(
@@ -139,6 +140,11 @@ export const rollPublishingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      rollPublishingService.getRun(app.database.db, request.params.clientId, request.params.runId),
+      rollPublishingService.getRun(
+        app.database.db,
+        request.params.clientId,
+        request.params.runId,
+        retireAfterMs,
+      ),
   );
 };

@@ -45,11 +45,12 @@ const alreadyRunning = (run: { fileName: string } | null) =>
 
 /**
  * Frees the client's lock when the node running its import died (heartbeat stale): the run is marked
- * failed and its rows swept, exactly as the start-up sweep would.
+ * failed and its rows swept, exactly as `portal import` does before it starts. A roll replaced less than
+ * `keepReplacedMs` ago is kept (readers may still use it).
  */
-export async function reclaimStaleRun(db: Db, clientId: number): Promise<void> {
+export async function reclaimStaleRun(db: Db, clientId: number, keepReplacedMs = 0): Promise<void> {
   if (await rollPublishingRepository.findStaleRunning(db, clientId, STALE_SECONDS))
-    await rollsRepository.sweepAbandoned(db, STALE_SECONDS);
+    await rollsRepository.sweepAbandoned(db, STALE_SECONDS, keepReplacedMs);
 }
 
 async function requireClient(db: Db, clientId: number) {
@@ -99,13 +100,13 @@ export class RollPublisher {
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
     private readonly openFile: OpenRollFile,
-    private readonly engine?: ImportOptions['engine'],
+    private readonly options: Pick<ImportOptions, 'engine' | 'retireAfterMs'> = {},
   ) {}
 
   /** Throws 404 for an unknown client and 409 while one of its imports runs; cheap, before an upload. */
   async assertCanStart(clientId: number): Promise<void> {
     await requireClient(this.db, clientId);
-    await reclaimStaleRun(this.db, clientId);
+    await reclaimStaleRun(this.db, clientId, this.options.retireAfterMs);
     const running = await rollsRepository.findRunning(this.db, clientId);
     if (running) throw alreadyRunning(running);
   }
@@ -175,7 +176,7 @@ export class RollPublisher {
           lastWrite = Date.now();
           rollPublishingRepository.recordImported(this.db, run.id, p.processed).catch(() => {});
         },
-        { engine: this.engine },
+        { ...this.options, signal },
       );
       this.log.info(
         { runId: run.id, clientId: input.clientId, ok: outcome.ok, records: outcome.total },
@@ -204,15 +205,15 @@ export class RollPublisher {
 
 export const rollPublishingService = {
   /** The client's publishing history, newest first. */
-  async history(db: Db, clientId: number): Promise<ImportRunDto[]> {
+  async history(db: Db, clientId: number, keepReplacedMs: number): Promise<ImportRunDto[]> {
     await requireClient(db, clientId);
-    await reclaimStaleRun(db, clientId);
+    await reclaimStaleRun(db, clientId, keepReplacedMs);
     return (await rollsRepository.listRuns(db, clientId)).map(toImportRunDto);
   },
 
   /** One run, for progress polling. 404 when the run is not this client's. */
-  async getRun(db: Db, clientId: number, runId: number): Promise<ImportRunDto> {
-    await reclaimStaleRun(db, clientId);
+  async getRun(db: Db, clientId: number, runId: number, keepReplacedMs: number): Promise<ImportRunDto> {
+    await reclaimStaleRun(db, clientId, keepReplacedMs);
     const run = await rollPublishingRepository.findForClient(db, clientId, runId);
     if (!run) throw notFound('No such import for this client');
     return toImportRunDto(run);

@@ -8,6 +8,7 @@ import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../test/factories.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { rollsRepository } from '../imports/rolls.repository.ts';
+import { propertiesRepository } from '../properties/properties.repository.ts';
 
 const ctx = setupTestApp();
 
@@ -379,5 +380,61 @@ describe('a node shutting down mid-import', () => {
     expect(next.statusCode).toBe(202);
     await waitForRun(client.id, (next.json() as ImportRunDto).RunID, provider.headers);
     expect(await publishedAccounts(client.id)).toEqual(['NEW']);
+  });
+
+  it('keeps the replaced roll readable for its grace period, then drops it; a stop meanwhile leaves it to the next sweep', async () => {
+    const provider = await signIn(1);
+    const client = await buildClient(ctx.db);
+    const { client: before } = await publishRoll(ctx.db, client.id, [rec('OLD1')]);
+    const oldRoll = before.activeRollId!;
+    // A node whose replaced rolls stay for a second (the default is ROLL_RETIRE_SECONDS=10).
+    const node2 = await buildApp({ config: { ...ctx.config, rollRetireSeconds: 1 }, database: ctx.database });
+    await node2.ready();
+    const publishOn = async (fileName: string, accounts: string[]) => {
+      const u = upload(fileName, jsonl(accounts.map((a) => rec(a))));
+      const res = await node2.inject({
+        method: 'POST',
+        url: `/api/rolls/${client.id}`,
+        payload: u.payload,
+        headers: { ...provider.headers, ...u.headers },
+      });
+      expect(res.statusCode).toBe(202);
+      return (await waitForRun(client.id, (res.json() as ImportRunDto).RunID, provider.headers)).RunID;
+    };
+    const oldRecord = () => propertiesRepository.findRecordJson(ctx.db, oldRoll, 'OLD1');
+    try {
+      const second = await publishOn('second.jsonl', ['NEW1']);
+      expect(await publishedAccounts(client.id)).toEqual(['NEW1']);
+      // A reader that looked the town up just before the swap still finds the record it asks for…
+      expect(await oldRecord()).toContain('"Account":"OLD1"');
+      // …and so does it during another import's start, whose sweep spares a roll in its grace period.
+      expect(await rollsRepository.dropAbandonedRolls(ctx.db, 1000)).toBe(0);
+      expect(await oldRecord()).not.toBeNull();
+      const deadline = Date.now() + 10_000;
+      while ((await oldRecord()) !== null && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(await oldRecord()).toBeNull();
+
+      // The node stops during the next grace period: the replaced roll stays, and is not published…
+      await publishOn('third.jsonl', ['NEWER1']);
+      await node2.close();
+      const kept = await queryRows<{ n: number }>(
+        ctx.db,
+        sql`select count(*)::int as n from properties where roll_id = ${second}`,
+      );
+      expect(kept[0]!.n).toBe(1);
+      expect(await publishedAccounts(client.id)).toEqual(['NEWER1']);
+      // …until the next publish sweeps it.
+      const next = await publish(client.id, provider.headers, 'fourth.jsonl', jsonl([rec('LAST1')]));
+      expect(next.statusCode).toBe(202);
+      await waitForRun(client.id, (next.json() as ImportRunDto).RunID, provider.headers);
+      const left = await queryRows<{ n: number }>(
+        ctx.db,
+        sql`select count(*)::int as n from properties where roll_id = ${second}`,
+      );
+      expect(left[0]!.n).toBe(0);
+    } finally {
+      await node2.close();
+    }
   });
 });

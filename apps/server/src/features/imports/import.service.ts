@@ -246,9 +246,9 @@ export async function importRoll(
     );
     const previous = await rollsRepository.activate(db, target.clientId, run.id, written);
     onProgress({ phase: 'done', processed: written, total });
+    if (postgres) void rollsRepository.vacuumRoll(db, run.id).catch(() => {});
     if (previous !== null && previous !== run.id && (await graceOver(retireAfterMs, options.signal)))
       await rollsRepository.deleteRoll(db, previous);
-    if (postgres) void rollsRepository.vacuumRoll(db, run.id).catch(() => {});
     return {
       run: (await rollsRepository.findRun(db, run.id))!,
       ok: true,

@@ -265,6 +265,25 @@ describe('roll index', () => {
     expect(all).toEqual((await sqlAnswer(c, sort, 0, total)).accounts);
   });
 
+  it('answers a search of a dozen broad words (more than the shared marks hold) and the next ones exactly', async () => {
+    // Short prefixes of one parcel's words: each matches many rows, so each is checked by marking its
+    // rows; the index marks eight in shared scratch space and the rest in arrays of their own.
+    const own = rowWords.find((w) => w.length >= 4)!;
+    const terms = Array.from({ length: 12 }, (_, i) => own[i % own.length]!.slice(0, 1 + (i % 2)));
+    const sort: SortKey[] = [{ column: 'Name', descending: false }];
+    const broad: SearchCriteria = { rollId, terms, codes: [] };
+    const answer = indexAnswer(broad, sort, 0, 500);
+    expect(answer.total).toBeGreaterThan(0);
+    expect(answer).toEqual(await sqlAnswer(broad, sort, 0, 500));
+    // Nothing of it stays behind (marks, matched rows) for the searches after it.
+    for (const c of [
+      { rollId, terms: [terms[0]!], codes: [] },
+      { rollId, terms: [terms[0]!, 'zz'], codes: [] },
+      { rollId, terms: ['smi'], codes: [], minBedrooms: 2 },
+    ] satisfies SearchCriteria[])
+      expect(indexAnswer(c, sort, 0, 500), JSON.stringify(c)).toEqual(await sqlAnswer(c, sort, 0, 500));
+  });
+
   it('builds the same index whatever the batch size', async () => {
     const other = await buildIndex(PARCELS * 2);
     const c: SearchCriteria = { rollId, terms: ['smi'], codes: [], acres: { min: 1 } };

@@ -497,7 +497,7 @@ interface Condition {
 
 /** The matches of a search: rows in no particular order, and a membership test valid until the next query. */
 interface Matches {
-  /** null: every row of the roll matches. */
+  /** null: every row of the roll matches. Otherwise a view of the index's scratch space: valid until the next match. */
   rows: Uint32Array | null;
   count: number;
 }
@@ -565,6 +565,15 @@ export class RollIndex {
   /** Generation-stamped membership: row r is in the current match set when stamp[r] === gen. */
   private readonly stamp: Uint32Array;
   private gen = 0;
+  /**
+   * Scratch space reused by every match, so a search allocates nothing the size of its result: the
+   * matching rows (read before the next match: a search runs to its end without yielding), and one bit
+   * per word condition marking the rows of its postings (cleared when the match ends). Allocating them
+   * per search (up to a few MB on a county's roll) made garbage collection a third of the server's
+   * work under mixed load.
+   */
+  private readonly matched: Uint32Array;
+  private readonly marks: Uint8Array;
   private readonly orders = new Map<string, RowOrder>();
 
   constructor(parts: RollIndexParts) {
@@ -572,6 +581,8 @@ export class RollIndex {
     this.rollId = parts.rollId;
     this.size = parts.size;
     this.stamp = new Uint32Array(parts.size);
+    this.matched = new Uint32Array(parts.size);
+    this.marks = new Uint8Array(parts.size);
     this.orders.set('SalePrice+', new ArrayOrder(parts.valueOrders.salePrice));
     this.orders.set('SaleDate+', new ArrayOrder(parts.valueOrders.saleDay));
     this.orders.set('Acres+', new ArrayOrder(parts.valueOrders.acres));
@@ -604,6 +615,8 @@ export class RollIndex {
       p.styles.rows,
       ...p.flagRows,
       this.stamp,
+      this.matched,
+      this.marks,
       ...Object.values(p.ranks).map((r) => r.ranks),
       ...Object.values(p.valueOrders),
       ...[...this.orders.values()].flatMap((o) => (o instanceof ArrayOrder ? [o.rows] : [])),
@@ -758,9 +771,11 @@ export class RollIndex {
 
   /**
    * A check that a row holds one of the words of a range: a binary search in each word's postings (rows
-   * ascending) when few candidates will be checked, else a mark on every row of the range's postings.
+   * ascending) when few candidates will be checked, else a mark on every row of the range's postings:
+   * a bit of `marks` (the range is added to `marked`, whose rows the caller unmarks; at most 8 ranges),
+   * or a fresh array.
    */
-  private wordCheck([lo, hi]: Range, candidates: number): (row: number) => boolean {
+  private wordCheck([lo, hi]: Range, candidates: number, marked: Range[]): (row: number) => boolean {
     const { postOff, postings } = this.p;
     const start = postOff[lo]!;
     const end = postOff[hi]!;
@@ -779,9 +794,16 @@ export class RollIndex {
         }
         return false;
       };
-    const marked = new Uint8Array(this.size);
-    for (let j = start; j < end; j++) marked[postings[j]!] = 1;
-    return (row) => marked[row] === 1;
+    if (marked.length === 8) {
+      const own = new Uint8Array(this.size);
+      for (let j = start; j < end; j++) own[postings[j]!] = 1;
+      return (row) => own[row] === 1;
+    }
+    const bit = 1 << marked.length;
+    marked.push([lo, hi]);
+    const marks = this.marks;
+    for (let j = start; j < end; j++) marks[postings[j]!]! |= bit;
+    return (row) => (marks[row]! & bit) !== 0;
   }
 
   /**
@@ -798,31 +820,43 @@ export class RollIndex {
     for (const cond of conditions)
       if (cond.source && (!best || sizeOf(cond.source) < sizeOf(best.source!))) best = cond;
     const candidates = best ? sizeOf(best.source!) : this.size;
-    const others = conditions
-      .filter((cond) => cond !== best)
-      .map((cond) => (cond.words ? this.wordCheck(cond.words, candidates) : cond.check));
-    const passes = (row: number) => {
-      for (const check of others) if (!check(row)) return false;
-      return true;
-    };
-    const out = new GrowU32();
-    if (best) {
-      const { slices, repeats } = best.source!;
-      const seen = this.nextGen();
-      for (const { rows, start, end } of slices)
-        for (let j = start; j < end && out.length < limit; j++) {
-          const row = rows[j]!;
-          if (repeats) {
-            if (stamp[row] === seen) continue;
-            stamp[row] = seen;
+    const out = this.matched;
+    const max = Math.min(limit, this.size);
+    let count = 0;
+    // The word ranges whose rows are marked in `marks`, unmarked when done.
+    const marked: Range[] = [];
+    try {
+      const others = conditions
+        .filter((cond) => cond !== best)
+        .map((cond) => (cond.words ? this.wordCheck(cond.words, candidates, marked) : cond.check));
+      const passes = (row: number) => {
+        for (const check of others) if (!check(row)) return false;
+        return true;
+      };
+      if (best) {
+        const { slices, repeats } = best.source!;
+        const seen = this.nextGen();
+        for (const { rows, start, end } of slices)
+          for (let j = start; j < end && count < max; j++) {
+            const row = rows[j]!;
+            if (repeats) {
+              if (stamp[row] === seen) continue;
+              stamp[row] = seen;
+            }
+            if (passes(row)) out[count++] = row;
           }
-          if (passes(row)) out.push(row);
-        }
-    } else for (let row = 0; row < this.size && out.length < limit; row++) if (passes(row)) out.push(row);
+      } else for (let row = 0; row < this.size && count < max; row++) if (passes(row)) out[count++] = row;
+    } finally {
+      // Only the rows marked: cheaper than clearing the whole array.
+      const { postOff, postings } = this.p;
+      const marks = this.marks;
+      for (const [lo, hi] of marked)
+        for (let j = postOff[lo]!; j < postOff[hi]!; j++) marks[postings[j]!] = 0;
+    }
     // Membership stamps after any dedupe stamps, so both can share one array.
     const member = this.nextGen();
-    for (let i = 0; i < out.length; i++) stamp[out.data[i]!] = member;
-    return { rows: out.trimmed(), count: out.length };
+    for (let i = 0; i < count; i++) stamp[out[i]!] = member;
+    return { rows: out.subarray(0, count), count };
   }
 
   private nextGen(): number {

@@ -172,16 +172,23 @@ export class RollPublisher {
         { ...input, runId: run.id },
         abortable(this.openFile(input.filePath, input.fileName), signal),
         (p) => {
+          // At the swap, not when importRoll returns: that waits out the replaced roll's grace period.
+          if (p.phase === 'done')
+            this.log.info(
+              { runId: run.id, clientId: input.clientId, records: p.processed },
+              'roll published',
+            );
           if (p.phase !== 'importing' || Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
           lastWrite = Date.now();
           rollPublishingRepository.recordImported(this.db, run.id, p.processed).catch(() => {});
         },
         { ...this.options, signal },
       );
-      this.log.info(
-        { runId: run.id, clientId: input.clientId, ok: outcome.ok, records: outcome.total },
-        outcome.ok ? 'roll published' : 'roll rejected',
-      );
+      if (!outcome.ok)
+        this.log.info(
+          { runId: run.id, clientId: input.clientId, records: outcome.total, errors: outcome.errorCount },
+          'roll rejected',
+        );
     } catch (err) {
       // The import core has already marked the run failed and dropped its rows.
       this.log.error({ err, runId: run.id, clientId: input.clientId }, 'roll import failed');

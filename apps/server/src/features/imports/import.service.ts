@@ -159,9 +159,10 @@ export async function importRoll(
   const flush = async () => {
     await waitForWrite();
     // One batch (the usual case for a pool's blocks) goes as it is: joining would copy megabytes.
-    const copy = pending.length === 1 ? pending[0]!.copy : pending.map((b) => b.copy).join('');
-    const recordCopy =
-      pending.length === 1 ? pending[0]!.recordCopy : pending.map((b) => b.recordCopy).join('');
+    const joined = (key: 'copy' | 'recordCopy') =>
+      pending.length === 1 ? pending[0]![key] : pending.map((b) => b[key]).join('');
+    const copy = joined('copy');
+    const recordCopy = joined('recordCopy');
     const numberLike = pending.flatMap((b) => b.numberLike);
     const rows = pendingRows;
     pending = [];

@@ -50,9 +50,16 @@ const rec = (account: string, extra: Record<string, unknown> = {}) => ({
 });
 const jsonl = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 
-async function publish(clientId: number, headers: Record<string, string>, fileName: string, body: string) {
+/** Uploads a roll through `node` (this test's app unless a second node is given). */
+async function publish(
+  clientId: number,
+  headers: Record<string, string>,
+  fileName: string,
+  body: string,
+  node: { inject: typeof ctx.app.inject } = ctx.app,
+) {
   const u = upload(fileName, body);
-  return ctx.app.inject({
+  return node.inject({
     method: 'POST',
     url: `/api/rolls/${clientId}`,
     payload: u.payload,
@@ -71,6 +78,14 @@ async function waitForRun(clientId: number, runId: number, headers: Record<strin
     if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.Status}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+async function rowsOfRoll(rollId: number) {
+  const rows = await queryRows<{ n: number }>(
+    ctx.db,
+    sql`select count(*)::int as n from properties where roll_id = ${rollId}`,
+  );
+  return rows[0]!.n;
 }
 
 async function publishedAccounts(clientId: number) {
@@ -355,13 +370,7 @@ describe('a node shutting down mid-import', () => {
     const node2 = await buildApp({ config: ctx.config, database: ctx.database });
     await node2.ready();
     const records = Array.from({ length: 5000 }, (_, i) => rec(String(i + 1)));
-    const u = upload('big.jsonl', jsonl(records));
-    const res = await node2.inject({
-      method: 'POST',
-      url: `/api/rolls/${client.id}`,
-      payload: u.payload,
-      headers: { ...provider.headers, ...u.headers },
-    });
+    const res = await publish(client.id, provider.headers, 'big.jsonl', jsonl(records), node2);
     expect(res.statusCode).toBe(202);
     const runId = (res.json() as ImportRunDto).RunID;
     await node2.close();
@@ -370,11 +379,7 @@ describe('a node shutting down mid-import', () => {
     expect(run.Status).toBe('failed');
     expect(run.Message).toMatch(/server stopped/);
     expect(await publishedAccounts(client.id)).toEqual(['KEEP']);
-    const stray = await queryRows<{ n: number }>(
-      ctx.db,
-      sql`select count(*)::int as n from properties where roll_id = ${runId}`,
-    );
-    expect(stray[0]!.n).toBe(0);
+    expect(await rowsOfRoll(runId)).toBe(0);
     // This node may publish straight away.
     const next = await publish(client.id, provider.headers, 'small.jsonl', jsonl([rec('NEW')]));
     expect(next.statusCode).toBe(202);
@@ -391,13 +396,8 @@ describe('a node shutting down mid-import', () => {
     const node2 = await buildApp({ config: { ...ctx.config, rollRetireSeconds: 1 }, database: ctx.database });
     await node2.ready();
     const publishOn = async (fileName: string, accounts: string[]) => {
-      const u = upload(fileName, jsonl(accounts.map((a) => rec(a))));
-      const res = await node2.inject({
-        method: 'POST',
-        url: `/api/rolls/${client.id}`,
-        payload: u.payload,
-        headers: { ...provider.headers, ...u.headers },
-      });
+      const body = jsonl(accounts.map((a) => rec(a)));
+      const res = await publish(client.id, provider.headers, fileName, body, node2);
       expect(res.statusCode).toBe(202);
       return (await waitForRun(client.id, (res.json() as ImportRunDto).RunID, provider.headers)).RunID;
     };
@@ -418,21 +418,13 @@ describe('a node shutting down mid-import', () => {
       // The node stops during the next grace period: the replaced roll stays, and is not published…
       await publishOn('third.jsonl', ['NEWER1']);
       await node2.close();
-      const kept = await queryRows<{ n: number }>(
-        ctx.db,
-        sql`select count(*)::int as n from properties where roll_id = ${second}`,
-      );
-      expect(kept[0]!.n).toBe(1);
+      expect(await rowsOfRoll(second)).toBe(1);
       expect(await publishedAccounts(client.id)).toEqual(['NEWER1']);
       // …until the next publish sweeps it.
       const next = await publish(client.id, provider.headers, 'fourth.jsonl', jsonl([rec('LAST1')]));
       expect(next.statusCode).toBe(202);
       await waitForRun(client.id, (next.json() as ImportRunDto).RunID, provider.headers);
-      const left = await queryRows<{ n: number }>(
-        ctx.db,
-        sql`select count(*)::int as n from properties where roll_id = ${second}`,
-      );
-      expect(left[0]!.n).toBe(0);
+      expect(await rowsOfRoll(second)).toBe(0);
     } finally {
       await node2.close();
     }

@@ -43,6 +43,7 @@ const IMPORTER_FILES = [
   'apps/server/migrations/0007_record_json.sql',
   'apps/server/migrations/0008_record_text.sql',
   'apps/server/migrations/0009_property_records.sql',
+  'apps/server/src/db/pglite-create.ts',
 ];
 
 function hashFiles(files: string[]): string {

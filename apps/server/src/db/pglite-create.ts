@@ -9,7 +9,16 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
  * process's memory after reading it fell by 167 MB while the read took 8 % longer.
  */
 const OPTIONS: PGliteOptions = {
-  startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
+  startParams: [
+    ...PGlite.defaultStartParams,
+    '-c',
+    'shared_buffers=32MB',
+    // A new WAL file is not written full of zeros first: that reserves its disk space ahead, which only
+    // matters where writes are flushed, and PGlite never flushes (fsync is off). A 100,000-record import
+    // writes about 270 MB of WAL; skipping the zeros took it from 7.5 to 7.2 s.
+    '-c',
+    'wal_init_zero=off',
+  ],
 };
 
 /**

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../db/database.ts';
+import { copyFrom, queryRows } from '../../db/database.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient } from '../../../test/factories.ts';
 import { importRoll } from './import.service.ts';
@@ -12,7 +12,7 @@ import { rollsRepository } from './rolls.repository.ts';
 import { PropertyRecord } from '@opp/contracts';
 import { toPropertyRow } from '../properties/property-row.ts';
 import { unpackRecord } from '../properties/record-codec.ts';
-import { copyRecordRow, copyRow } from './roll-rows.ts';
+import { ROLL_COPY_COLUMNS, copyRecordRow, copyRow } from './roll-rows.ts';
 
 /*
  * Roll files through the real pipeline (file → source → validation → roll swap) and back out through
@@ -384,4 +384,47 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
     expect(pooled).toMatchObject({ ok: false, total: 6006 });
     expect(await rollTableExists(pooled.run.id)).toBe(false);
   }, 120_000);
+});
+
+describe('rolls written before migration 0006 (the legacy partition)', () => {
+  it('drops an abandoned legacy roll at the next import and keeps a published one', async () => {
+    const published = await buildClient(ctx.db);
+    const run = async (status: 'failed' | 'succeeded') => {
+      const r = await rollsRepository.createRun(ctx.db, {
+        clientId: published.id,
+        userId: null,
+        actor: 'test',
+        fileName: 'old.csv',
+      });
+      await ctx.db.execute(sql`update import_runs set status = ${status} where id = ${r.id}`);
+      return r.id;
+    };
+    const abandoned = await run('failed');
+    const live = await run('succeeded');
+    await ctx.db.execute(sql`update clients set active_roll_id = ${live} where id = ${published.id}`);
+    // What 0006 leaves where rolls existed: the old table, bounded by the runs it holds, as the default.
+    await ctx.db.execute(
+      sql.raw(`create table properties_legacy (like properties including defaults including storage,
+                 constraint properties_legacy_rolls check (roll_id <= ${live}))`),
+    );
+    const row = (rollId: number, account: string) =>
+      copyRow({ rollId, clientId: published.id }, toPropertyRow(PropertyRecord.parse({ Account: account })));
+    await copyFrom(
+      ctx.db,
+      `properties_legacy (${ROLL_COPY_COLUMNS})`,
+      `${row(abandoned, 'gone')}\n${row(live, 'kept')}\n`,
+    );
+    await ctx.db.execute(sql`alter table properties attach partition properties_legacy default`);
+    try {
+      const other = await buildClient(ctx.db);
+      expect((await importFile(other.id, file('after-legacy.jsonl', jsonl([{ Account: '1' }])))).ok).toBe(
+        true,
+      );
+      expect(
+        await queryRows(ctx.db, sql`select roll_id, account from properties_legacy order by roll_id`),
+      ).toEqual([{ roll_id: live, account: 'kept' }]);
+    } finally {
+      await ctx.db.execute(sql`drop table properties_legacy`);
+    }
+  });
 });

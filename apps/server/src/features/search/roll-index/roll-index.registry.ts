@@ -3,6 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { collectGarbage } from '../../../lib/collect-garbage.ts';
 import { RollIndexBuilder, sortColumns, type RollIndex } from './roll-index.ts';
 import { rollIndexRepository } from './roll-index.repository.ts';
+import { RollIndexThread } from './roll-index.thread.ts';
 
 /*
  * The roll indexes of one database in this process: built lazily (or warmed at start), one build at a
@@ -68,7 +69,7 @@ export class RollIndexRegistry {
       return entry.index;
     }
     this.evictReplaced(clientId, rollId);
-    const pending = this.build(clientId, rollId);
+    const pending = this.build(clientId, rollId, { evict: true, parcels: parcelCount });
     if (!pending) return null;
     return parcelCount <= this.options.awaitUpTo ? pending : null;
   }
@@ -109,7 +110,7 @@ export class RollIndexRegistry {
       // Until one is built its size is a guess, so the largest roll is always tried (keep() decides).
       if (parcels > 0 && this.state().bytes + (r.parcelCount * bytes) / parcels > this.options.memoryBytes)
         continue;
-      const index = await this.build(r.clientId, r.rollId, { evict: false });
+      const index = await this.build(r.clientId, r.rollId, { evict: false, parcels: r.parcelCount });
       if (index) {
         parcels += index.size;
         bytes += index.bytes;
@@ -146,7 +147,7 @@ export class RollIndexRegistry {
   private build(
     clientId: number,
     rollId: number,
-    options: { evict: boolean } = { evict: true },
+    options: { evict: boolean; parcels: number },
   ): Promise<RollIndex | null> | null {
     if (this.closed) return null;
     const ready = this.ready.get(rollId);
@@ -157,7 +158,7 @@ export class RollIndexRegistry {
     if (failed !== undefined && Date.now() - failed < RETRY_AFTER_MS) return null;
     const promise = this.queue
       .catch(() => {})
-      .then(() => this.read(clientId, rollId))
+      .then(() => this.read(clientId, rollId, options.parcels))
       .then(
         (index) => {
           this.building.delete(rollId);
@@ -176,18 +177,27 @@ export class RollIndexRegistry {
     return promise;
   }
 
-  private async read(clientId: number, rollId: number): Promise<RollIndex | null> {
+  private async read(clientId: number, rollId: number, parcels: number): Promise<RollIndex | null> {
     const started = performance.now();
-    const builder = new RollIndexBuilder(rollId);
-    let after: string | null = null;
-    for (;;) {
-      if (this.closed) return null;
-      const rows = await rollIndexRepository.readBatch(this.db, rollId, after, this.options.batch);
-      for (const r of rows) builder.add(r);
-      if (rows.length < this.options.batch) break;
-      after = rows[rows.length - 1]!.account;
+    // A roll small enough to be indexed before its first search builds here, in milliseconds; a larger
+    // one on a thread of its own (roll-index.thread.ts), which this thread only feeds.
+    const thread = parcels > this.options.awaitUpTo ? await RollIndexThread.start(rollId) : null;
+    let index: RollIndex;
+    try {
+      const builder = thread ? null : new RollIndexBuilder(rollId);
+      let after: string | null = null;
+      for (;;) {
+        if (this.closed) return null;
+        const rows = await rollIndexRepository.readBatch(this.db, rollId, after, this.options.batch);
+        if (thread) thread.add(rows);
+        else for (const r of rows) builder!.add(r);
+        if (rows.length < this.options.batch) break;
+        after = rows[rows.length - 1]!.account;
+      }
+      index = thread ? await thread.finish() : await builder!.finish(() => yieldToEventLoop());
+    } finally {
+      await thread?.close();
     }
-    const index = await builder.finish(() => yieldToEventLoop());
     // The order of every single-column sort, each a separate turn of the event loop.
     for (const column of sortColumns)
       for (const descending of [false, true]) {

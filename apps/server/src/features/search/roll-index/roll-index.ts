@@ -433,7 +433,8 @@ export class RollIndexBuilder {
   }
 }
 
-interface RollIndexParts {
+/** What an index is made of: typed arrays and strings only, so a build on another thread can send it. */
+export interface RollIndexParts {
   rollId: number;
   size: number;
   accountText: string;
@@ -459,6 +460,8 @@ interface RollIndexParts {
   land: ValueLists;
   styles: ValueLists;
   ranks: Record<SortColumn, Ranks>;
+  /** Ascending orders of single-column sorts computed already (by a build on another thread). */
+  sortOrders?: Partial<Record<SortColumn, Uint32Array>>;
 }
 
 /** A word id range [lo, hi): the words one query term matches. */
@@ -586,6 +589,26 @@ export class RollIndex {
     this.orders.set('SalePrice+', new ArrayOrder(parts.valueOrders.salePrice));
     this.orders.set('SaleDate+', new ArrayOrder(parts.valueOrders.saleDay));
     this.orders.set('Acres+', new ArrayOrder(parts.valueOrders.acres));
+    for (const [column, rows] of Object.entries(parts.sortOrders ?? {}))
+      if (!this.orders.has(`${column}+`)) this.orders.set(`${column}+`, new ArrayOrder(rows));
+  }
+
+  /**
+   * The index's parts with the ascending order of every single-column sort, and the buffers to transfer
+   * (not copy) when posting them to another thread. The index is unusable here afterwards.
+   */
+  exportParts(): { parts: RollIndexParts; transfer: ArrayBuffer[] } {
+    const sortOrders: Partial<Record<SortColumn, Uint32Array>> = {};
+    for (const column of SORT_COLUMNS)
+      sortOrders[column] = (this.orderOf([{ column, descending: false }]) as ArrayOrder).rows;
+    const parts: RollIndexParts = { ...this.p, sortOrders };
+    const buffers = new Set<ArrayBuffer>();
+    const collect = (value: unknown): void => {
+      if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
+      else if (value && typeof value === 'object') for (const v of Object.values(value)) collect(v);
+    };
+    collect(parts);
+    return { parts, transfer: [...buffers] };
   }
 
   /** Bytes held by the index (typed arrays, strings at one byte a character where they are Latin-1). */

@@ -7,6 +7,7 @@ import { importRoll, type RecordSource } from '../apps/server/src/features/impor
 import { rollsRepository } from '../apps/server/src/features/imports/rolls.repository.ts';
 import { jsonlSource } from '../apps/server/src/features/imports/record-sources.ts';
 import { clientRecords, type ClientSpec } from './lib/generator.ts';
+import { peakRssMb } from './lib/peak-rss.ts';
 
 /*
  * Builds data through the project's own import (importRoll, the code behind `portal import` and the
@@ -103,7 +104,7 @@ async function timedImport(database: Database, spec: ClientSpec, jsonl: string):
     records,
     seconds: Math.round(seconds * 100) / 100,
     recordsPerSecond: Math.round(records / seconds),
-    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    peakRssMb: peakRssMb(),
   };
 }
 

@@ -5,6 +5,7 @@ import {
   rollIndexesOf,
   type RollIndexBuild,
 } from '../apps/server/src/features/search/roll-index/roll-index.registry.ts';
+import { peakRssMb } from './lib/peak-rss.ts';
 
 /*
  * The real server (startServer, configured from the environment like `portal serve`), started by the
@@ -100,7 +101,7 @@ try {
           heapUsedMb: mb(m.heapUsed),
           externalMb: mb(m.external),
           arrayBuffersMb: mb(m.arrayBuffers),
-          peakRssMb: Math.round(process.resourceUsage().maxRSS / 102.4) / 10,
+          peakRssMb: peakRssMb(),
         },
       });
     }

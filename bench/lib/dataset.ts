@@ -1,3 +1,4 @@
+import { MALLOC_ENV } from '../../apps/server/bin/malloc-env.mjs';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -242,7 +243,8 @@ function spawnImportWorker(task: ImportTask): Promise<unknown> {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', path.join(ROOT, 'bench/import-worker.ts'), JSON.stringify(task)],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      // The allocator settings the `portal` command (server and `portal import`) runs with.
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...MALLOC_ENV, ...process.env } },
     );
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -33,9 +33,10 @@ export interface Database {
   /**
    * Bulk loading: `COPY <target> FROM …` with `data` as the input, in COPY's text format (a row a line,
    * tab-separated, `\N` for null). `target` is `table (column, …)`. Repositories reach it through
-   * `copyFrom(db, …)` below.
+   * `copyFrom(db, …)` below. Bytes are UTF-8; on the embedded engine their buffer moves to its thread
+   * (the caller's array is left empty) when the array spans the whole buffer.
    */
-  copyFrom(target: string, data: string): Promise<void>;
+  copyFrom(target: string, data: string | Uint8Array): Promise<void>;
   /** The embedded database's folder (null: in memory, or a PostgreSQL server). */
   readonly dataDir?: string | null;
   /**
@@ -104,7 +105,7 @@ export type DatabaseOptions =
 const bulkLoaders = new WeakMap<object, Database['copyFrom']>();
 
 /** `COPY <target> FROM …` on the database behind `db` (not a transaction: COPY runs on its own). */
-export async function copyFrom(db: Executor, target: string, data: string): Promise<void> {
+export async function copyFrom(db: Executor, target: string, data: string | Uint8Array): Promise<void> {
   const load = bulkLoaders.get(db);
   if (!load) throw new Error('copyFrom needs a database handle from openDatabase, not a transaction');
   await load(target, data);
@@ -177,7 +178,7 @@ async function openPglite(dataDir: string | null, inWorker: boolean, from?: Blob
 /** What both PGlite clients offer: drizzle's needs, a snapshot, bulk loading, close. */
 interface PgliteClient {
   exec(sql: string): Promise<unknown>;
-  copyFrom(sql: string, data: string): Promise<void>;
+  copyFrom(sql: string, data: string | Uint8Array): Promise<void>;
   transaction<T>(callback: (tx: { exec(sql: string): Promise<unknown> }) => Promise<T>): Promise<T>;
   dumpDataDir(compression: 'gzip'): Promise<Blob>;
   close(): Promise<void>;
@@ -187,7 +188,7 @@ interface PgliteClient {
 async function openInProcess(dataPath: string | null, from?: Blob): Promise<PgliteClient> {
   const pg = await createPglite(dataPath, from);
   return Object.assign(pg, {
-    async copyFrom(sql: string, data: string) {
+    async copyFrom(sql: string, data: string | Uint8Array) {
       await pg.query(sql, [], { blob: new Blob([data]) });
     },
     async dumpDataDir() {
@@ -223,7 +224,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       const c = await pool.connect();
       try {
         const stream = c.query(copyFromStdin(`copy ${target} from stdin`));
-        await pipeline(Readable.from([data]), stream);
+        const chunk =
+          typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+        await pipeline(Readable.from([chunk]), stream);
       } finally {
         c.release();
       }

@@ -96,8 +96,11 @@ export class PgliteWorkerClient {
   }
 
   /** Runs `COPY … FROM '/dev/blob'` with `data` as the file (outside any transaction). */
-  async copyFrom(sql: string, data: string): Promise<void> {
-    await this.#send({ op: 'copyFrom', sql, data });
+  async copyFrom(sql: string, data: string | Uint8Array): Promise<void> {
+    // Bytes that fill their buffer move to the engine's thread instead of being copied.
+    const movable =
+      typeof data !== 'string' && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
+    await this.#send({ op: 'copyFrom', sql, data }, false, movable ? [data.buffer as ArrayBuffer] : []);
   }
 
   /**
@@ -191,14 +194,18 @@ export class PgliteWorkerClient {
     return results.map((r) => applyParsers(r, options?.parsers) as Results);
   }
 
-  #send(request: DistributiveOmit<WorkerRequest, 'id'>, closing = false): Promise<unknown> {
+  #send(
+    request: DistributiveOmit<WorkerRequest, 'id'>,
+    closing = false,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<unknown> {
     if (this.#dead) return Promise.reject(this.#dead);
     if (this.#closed && !closing) return Promise.reject(new Error('The database is closed'));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...request, id });
+      this.#worker.postMessage({ ...request, id }, transfer);
     });
   }
 

@@ -16,7 +16,7 @@ export type WorkerRequest =
   | { id: number; op: 'query'; tx: number | null; sql: string; params: unknown[]; options: WireQueryOptions }
   | { id: number; op: 'exec'; tx: number | null; sql: string; options: WireQueryOptions }
   /** `COPY … FROM '/dev/blob'` with `data` as the file: bulk loading (see Database.copyFrom). */
-  | { id: number; op: 'copyFrom'; sql: string; data: string }
+  | { id: number; op: 'copyFrom'; sql: string; data: string | Uint8Array }
   /** Answers with a transaction id once BEGIN has run and the database is held for it. */
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }

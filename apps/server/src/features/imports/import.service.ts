@@ -2,7 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/database.ts';
 import { PreparePool, defaultPoolSize } from './prepare-pool.ts';
 import type { LineBlock } from './record-sources.ts';
-import { prepareRecords, type PreparedBatch, type RollTarget, type SourceRecord } from './roll-rows.ts';
+import {
+  prepareRecords,
+  type CopyData,
+  type PreparedBatch,
+  type RollTarget,
+  type SourceRecord,
+} from './roll-rows.ts';
 import { rollsRepository, type ImportRun } from './rolls.repository.ts';
 
 /**
@@ -159,8 +165,13 @@ export async function importRoll(
   const flush = async () => {
     await waitForWrite();
     // One batch (the usual case for a pool's blocks) goes as it is: joining would copy megabytes.
-    const joined = (key: 'copy' | 'recordCopy') =>
-      pending.length === 1 ? pending[0]![key] : pending.map((b) => b[key]).join('');
+    const joined = (key: 'copy' | 'recordCopy'): CopyData => {
+      if (pending.length === 1) return pending[0]![key];
+      const parts = pending.map((b) => b[key]);
+      return parts.every((p) => typeof p === 'string')
+        ? parts.join('')
+        : Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+    };
     const copy = joined('copy');
     const recordCopy = joined('recordCopy');
     const numberLike = pending.flatMap((b) => b.numberLike);

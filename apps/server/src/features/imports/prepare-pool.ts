@@ -86,7 +86,10 @@ export class PreparePool {
     const worker = this.#workers[this.#turn++ % this.#workers.length]!;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      worker.postMessage({ id, block, target, checkOnly } satisfies PrepareRequest);
+      // The block's bytes move to the thread (the reader made them a buffer of their own).
+      worker.postMessage({ id, block, target, checkOnly } satisfies PrepareRequest, [
+        block.bytes.buffer as ArrayBuffer,
+      ]);
     });
   }
 

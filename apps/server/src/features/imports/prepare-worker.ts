@@ -3,16 +3,27 @@ import { jsonlRecords } from './record-sources.ts';
 import { prepareRecords } from './roll-rows.ts';
 import type { PrepareRequest, PrepareResponse } from './prepare-pool.ts';
 
-/* A thread of the prepare pool: parses and checks blocks of JSON Lines, answering in COPY text. */
+/*
+ * A thread of the prepare pool: parses and checks blocks of JSON Lines, answering in COPY text as UTF-8
+ * bytes whose buffers move to the importing thread (as strings they were copied into its heap, where
+ * only a full collection freed them).
+ */
+
+const encoder = new TextEncoder();
 
 const port = parentPort!;
 port.on('message', (req: PrepareRequest) => {
   let res: PrepareResponse;
+  let transfer: ArrayBuffer[] = [];
   try {
-    res = { id: req.id, batch: prepareRecords(jsonlRecords(req.block), req.target, req.checkOnly) };
+    const batch = prepareRecords(jsonlRecords(req.block), req.target, req.checkOnly);
+    const copy = encoder.encode(batch.copy as string);
+    const recordCopy = encoder.encode(batch.recordCopy as string);
+    res = { id: req.id, batch: { ...batch, copy, recordCopy } };
+    transfer = [copy.buffer, recordCopy.buffer];
   } catch (err) {
     res = { id: req.id, error: (err as Error).stack ?? String(err) };
   }
-  port.postMessage(res);
+  port.postMessage(res, transfer);
 });
 port.postMessage('ready');

@@ -54,6 +54,25 @@ describe('JSON Lines source', () => {
     expect(await collect(source)).toEqual(await collect(source));
   });
 
+  it('reads lines whole across blocks and 1 MB reads, multi-byte characters and CRLF included', async () => {
+    // 3,000 lines of about 1 kB: several 500-line blocks, and reads of 1 MB that end mid-line and, for
+    // some, inside a two- or three-byte character.
+    const owner = (i: number) => `ÉLODIE – ${'Ø'.repeat(i % 7)}${'x'.repeat(900 + (i % 13))}`;
+    const body = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({ Account: String(i + 1), Owner: owner(i) }),
+    );
+    const items = await collect(jsonlSource(file('jsonl', `\uFEFF${body.join('\r\n')}`)));
+    expect(items).toHaveLength(3000);
+    expect(items.every((it, i) => it.line === i + 1 && 'value' in it)).toBe(true);
+    expect(values(items).every((v, i) => JSON.stringify(v) === body[i])).toBe(true);
+  });
+
+  it('takes a byte-order mark off line 1 only', async () => {
+    const items = await collect(jsonlSource(file('jsonl', '\uFEFF{"Account":"1"}\n\uFEFF{"Account":"2"}\n')));
+    expect(values(items)[0]).toEqual({ Account: '1' });
+    expect(values(items)[1]).toMatch(/^not valid JSON/);
+  });
+
   it('reports reading progress in bytes', async () => {
     const text = `${'{"Account":"1"}\n'.repeat(1000)}`;
     const seen: number[] = [];

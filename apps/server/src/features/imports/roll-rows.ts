@@ -45,12 +45,15 @@ export interface RollTarget {
 /** A record's outcome: its account when it is valid, else the messages that say why not. */
 export type PreparedRecord = { line: number; account: string } | { line: number; errors: string[] };
 
+/** COPY text: a string, or its UTF-8 bytes (a batch prepared on a worker thread arrives as bytes). */
+export type CopyData = string | Uint8Array;
+
 export interface PreparedBatch {
   records: PreparedRecord[];
   /** COPY text (a line per row) of the valid records' roll rows, in input order. */
-  copy: string;
+  copy: CopyData;
   /** COPY text of their packed records (the records table), in the same order. */
-  recordCopy: string;
+  recordCopy: CopyData;
   /** How many rows `copy` holds. */
   rows: number;
   /** Accounts whose words PostgreSQL's own parser would split (see rolls.repository copyRows). */

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { copyFrom, queryRows, type Executor } from '../../db/database.ts';
 import { clients, importRuns, properties } from '../../db/schema.ts';
-import { RECORD_COPY_COLUMNS, ROLL_COPY_COLUMNS } from './roll-rows.ts';
+import { RECORD_COPY_COLUMNS, ROLL_COPY_COLUMNS, type CopyData } from './roll-rows.ts';
 
 export type ImportRun = typeof importRuns.$inferSelect;
 
@@ -107,10 +107,10 @@ export const rollsRepository = {
   async copyRows(
     db: Executor,
     rollId: number,
-    data: { rows: string; records: string },
+    data: { rows: CopyData; records: CopyData },
     numberLike: readonly string[] = [],
   ) {
-    if (data.rows === '') return;
+    if (data.rows.length === 0) return;
     await copyFrom(db, `${rollTable(rollId)} (${ROLL_COPY_COLUMNS})`, data.rows);
     await copyFrom(db, `${recordsTable(rollId)} (${RECORD_COPY_COLUMNS})`, data.records);
     if (numberLike.length)

@@ -86,10 +86,14 @@ export class PreparePool {
     const worker = this.#workers[this.#turn++ % this.#workers.length]!;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      // The block's bytes move to the thread (the reader made them a buffer of their own).
-      worker.postMessage({ id, block, target, checkOnly } satisfies PrepareRequest, [
-        block.bytes.buffer as ArrayBuffer,
-      ]);
+      // The block's bytes move to the thread when they are a buffer of their own (the reader's are); a
+      // view into a larger buffer is copied instead, which leaves the rest of that buffer usable.
+      const { bytes } = block;
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      worker.postMessage(
+        { id, block, target, checkOnly } satisfies PrepareRequest,
+        own ? [bytes.buffer as ArrayBuffer] : [],
+      );
     });
   }
 

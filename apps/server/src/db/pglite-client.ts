@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { transferList } from '../lib/transfer-list.ts';
 import { startTsWorker } from '../lib/ts-worker.ts';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import type {
@@ -97,10 +98,12 @@ export class PgliteWorkerClient {
 
   /** Runs `COPY … FROM '/dev/blob'` with `data` as the file (outside any transaction). */
   async copyFrom(sql: string, data: string | Uint8Array): Promise<void> {
-    // Bytes that fill their buffer move to the engine's thread instead of being copied.
-    const movable =
-      typeof data !== 'string' && data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
-    await this.#send({ op: 'copyFrom', sql, data }, false, movable ? [data.buffer as ArrayBuffer] : []);
+    // Bytes move to the engine's thread instead of being copied.
+    await this.#send(
+      { op: 'copyFrom', sql, data },
+      false,
+      typeof data === 'string' ? [] : transferList(data),
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import { transferList } from '../../lib/transfer-list.ts';
 import { startTsWorker } from '../../lib/ts-worker.ts';
 import type { LineBlock } from './record-sources.ts';
 import type { PreparedBatch, RollTarget } from './roll-rows.ts';
@@ -86,13 +87,10 @@ export class PreparePool {
     const worker = this.#workers[this.#turn++ % this.#workers.length]!;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      // The block's bytes move to the thread when they are a buffer of their own (the reader's are); a
-      // view into a larger buffer is copied instead, which leaves the rest of that buffer usable.
-      const { bytes } = block;
-      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      // The block's bytes move to the thread (the reader gives each block a buffer of its own).
       worker.postMessage(
         { id, block, target, checkOnly } satisfies PrepareRequest,
-        own ? [bytes.buffer as ArrayBuffer] : [],
+        transferList(block.bytes),
       );
     });
   }

@@ -19,7 +19,7 @@ import { rollIndexRepository } from './roll-index.repository.ts';
  */
 
 const ctx = setupTestApp();
-const PARCELS = 2_500;
+const PARCELS = 9_000;
 
 /** A small seeded generator (mulberry32): the town is the same on every run. */
 function rng(seed: number) {

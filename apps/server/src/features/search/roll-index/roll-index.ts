@@ -50,20 +50,95 @@ const SORT_MATCHES_UP_TO = 2_000;
 /** Cached full orders (one Uint32Array of the roll's size each): the 14 single-column sorts and a few more. */
 const MAX_CACHED_ORDERS = 20;
 
-/** A Uint32Array that grows (the builder does not know the roll's size or word count up front). */
-class GrowU32 {
-  data = new Uint32Array(1024);
+/** A typed array that grows (the builder does not know the roll's size or word count up front). */
+class Grow<A extends Uint32Array | Float64Array | Uint8Array> {
+  data: A;
   length = 0;
+  constructor(private readonly make: (length: number) => A) {
+    this.data = make(1024);
+  }
   push(v: number) {
     if (this.length === this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
+      const next = this.make(Math.max(1024, this.data.length * 2));
       next.set(this.data);
       this.data = next;
     }
     this.data[this.length++] = v;
   }
-  trimmed(): Uint32Array {
-    return this.data.slice(0, this.length);
+  trimmed(): A {
+    return this.data.slice(0, this.length) as A;
+  }
+  clear() {
+    this.data = this.make(0);
+    this.length = 0;
+  }
+}
+
+const growF64 = () => new Grow((n) => new Float64Array(n));
+
+class GrowU32 extends Grow<Uint32Array> {
+  constructor() {
+    super((n) => new Uint32Array(n));
+  }
+}
+
+/** Values a text column holds per chunk, before they are joined into one string. */
+const TEXT_CHUNK = 4096;
+
+/**
+ * A column of text values held as a few large strings (each chunk of values joined, with the end of every
+ * value kept) rather than a string per row: a million short strings cost about 40 bytes each in V8, a
+ * chunk one byte a character (two where a value is beyond Latin-1). The values come back out one column at a time, when the index is built.
+ */
+class TextColumn {
+  private pending: string[] = [];
+  private pendingLength = 0;
+  private readonly chunks: string[] = [];
+  /** Where each value ends within its chunk. */
+  private readonly ends = new GrowU32();
+  private readonly nullRows = new GrowU32();
+  length = 0;
+
+  push(value: string | null) {
+    if (value === null || value === undefined) {
+      this.nullRows.push(this.length);
+      value = '';
+    }
+    this.pending.push(value);
+    this.pendingLength += value.length;
+    this.ends.push(this.pendingLength);
+    this.length++;
+    if (this.pending.length === TEXT_CHUNK) this.seal();
+  }
+
+  private seal() {
+    if (this.pending.length === 0) return;
+    this.chunks.push(this.pending.join(''));
+    this.pending = [];
+    this.pendingLength = 0;
+  }
+
+  /** Every value, in the order pushed; the column is empty afterwards (its text is garbage sooner). */
+  take(): Array<string | null> {
+    this.seal();
+    const out: Array<string | null> = new Array<string | null>(this.length);
+    const ends = this.ends.data;
+    let i = 0;
+    for (const chunk of this.chunks) {
+      let start = 0;
+      for (let k = 0; k < TEXT_CHUNK && i < this.length; k++, i++) {
+        const end = ends[i]!;
+        out[i] = chunk.slice(start, end);
+        start = end;
+      }
+    }
+    const nulls = this.nullRows.data;
+    for (let k = 0; k < this.nullRows.length; k++) out[nulls[k]!] = null;
+    this.chunks.length = 0;
+    this.ends.clear();
+    this.nullRows.clear();
+    this.length = 0;
+    return out;
   }
 }
 
@@ -111,8 +186,15 @@ function permuteCsr(off: Uint32Array, data: Uint32Array, loadOfRow: Uint32Array)
 }
 
 function permuteF64(values: Float64Array, loadOfRow: Uint32Array) {
-  const out = new Float64Array(values.length);
+  const out = new Float64Array(loadOfRow.length);
   for (let r = 0; r < loadOfRow.length; r++) out[r] = values[loadOfRow[r]!]!;
+  return out;
+}
+
+function permuteRanks(ranks: Uint32Array | Uint16Array, loadOfRow: Uint32Array) {
+  const out =
+    ranks instanceof Uint16Array ? new Uint16Array(loadOfRow.length) : new Uint32Array(loadOfRow.length);
+  for (let r = 0; r < loadOfRow.length; r++) out[r] = ranks[loadOfRow[r]!]!;
   return out;
 }
 
@@ -216,6 +298,11 @@ function rowsWith(flags: Uint8Array, bit: number): Uint32Array {
 class Dictionary {
   private readonly idOf = new Map<string, number>();
   readonly values: string[] = [];
+  /** Forgets every value (the builder's word ids are renumbered by then). */
+  clear() {
+    this.idOf.clear();
+    this.values.length = 0;
+  }
   id(value: string): number {
     let id = this.idOf.get(value);
     if (id === undefined) {
@@ -253,32 +340,33 @@ class ValueListsBuilder {
   }
 }
 
+type NumberColumn =
+  'buildingLand' | 'totalAcres' | 'saleDay' | 'salePrice' | 'livingArea' | 'bedrooms' | 'bathrooms';
+
 /** Reads a roll's rows (in any order) and produces the index. */
 export class RollIndexBuilder {
-  private readonly accounts: string[] = [];
-  private readonly accountKeys: string[] = [];
-  private readonly mapLotKeys: Array<string | null> = [];
-  private readonly nameKeys: Array<string | null> = [];
-  private readonly locationKeys: Array<string | null> = [];
-  private readonly numbers: Record<
-    'buildingLand' | 'totalAcres' | 'saleDay' | 'salePrice' | 'livingArea' | 'bedrooms' | 'bathrooms',
-    number[]
-  > = {
-    buildingLand: [],
-    totalAcres: [],
-    saleDay: [],
-    salePrice: [],
-    livingArea: [],
-    bedrooms: [],
-    bathrooms: [],
+  private readonly accounts = new TextColumn();
+  private readonly accountKeys = new TextColumn();
+  private readonly mapLotKeys = new TextColumn();
+  private readonly nameKeys = new TextColumn();
+  private readonly locationKeys = new TextColumn();
+  private readonly numbers: Record<NumberColumn, Grow<Float64Array>> = {
+    buildingLand: growF64(),
+    totalAcres: growF64(),
+    saleDay: growF64(),
+    salePrice: growF64(),
+    livingArea: growF64(),
+    bedrooms: growF64(),
+    bathrooms: growF64(),
   };
-  private readonly flags: number[] = [];
+  private readonly flags = new Grow((n) => new Uint8Array(n));
   private readonly land = new ValueListsBuilder();
   private readonly styles = new ValueListsBuilder();
   private readonly words = new Dictionary();
   private readonly fwdOff = new GrowU32();
   private readonly fwd = new GrowU32();
-  private readonly codes: string[] = [];
+  /** Each row's codes, each followed by NUL: a prefix (no NUL in it) can only match within one code. */
+  private readonly codes = new TextColumn();
 
   constructor(readonly rollId: number) {
     this.fwdOff.push(0);
@@ -308,36 +396,59 @@ export class RollIndexBuilder {
     this.styles.add(r.buildingStyles);
     for (const w of r.words) this.fwd.push(this.words.id(w));
     this.fwdOff.push(this.fwd.length);
-    // Each code followed by NUL: a prefix (no NUL in it) can only match within one code.
     this.codes.push(r.codes.length ? `${r.codes.join('\0')}\0` : '');
   }
 
   /**
    * The index. Its steps (sorting keys and words of up to a million rows, each up to about a second) are
-   * separated by `pause`, so a server can answer other requests between them.
+   * separated by `pause`, so a server can answer other requests between them. Called once: each step
+   * empties what it has read of the builder, so a large build never holds its input and its output
+   * whole at the same time.
    */
   async finish(pause: () => Promise<void> = async () => {}): Promise<RollIndex> {
     const n = this.accounts.length;
     // Account order: account_key bytewise, then the load order, which is the database's own order of
     // `account` (the builder reads the roll by primary key), as the SQL tie-break `account_key, account`.
-    const accountRanks = textRanks(this.accountKeys).ranks;
+    const accountRanks = textRanks(this.accountKeys.take()).ranks;
     const order = new Float64Array(n);
     for (let l = 0; l < n; l++) order[l] = accountRanks[l]! * n + l;
     order.sort();
     const loadOfRow = Uint32Array.from(order, (v) => v % n);
     await pause();
-    const pick = <T>(values: T[]) => Array.from(loadOfRow, (l) => values[l]!);
-    const f64 = (values: number[]) => permuteF64(Float64Array.from(values), loadOfRow);
+    // Each text column is taken out of its chunks, ranked and dropped before the next (its strings are the
+    // largest transient of the build); ranks are dense, so ranking in load order then permuting is the same.
+    const rowRanks = (column: TextColumn): Ranks => {
+      const r = textRanks(column.take());
+      return { ranks: permuteRanks(r.ranks, loadOfRow), distinct: r.distinct };
+    };
+    const joinInRowOrder = (column: TextColumn) => {
+      const values = column.take() as string[];
+      const off = new Uint32Array(n + 1);
+      const inOrder = Array.from(loadOfRow, (l, r) => {
+        const v = values[l]!;
+        off[r + 1] = off[r]! + v.length;
+        return v;
+      });
+      return { text: inOrder.join(''), off };
+    };
+    const f64 = (values: Grow<Float64Array>) => {
+      const out = permuteF64(values.data, loadOfRow);
+      values.clear();
+      return out;
+    };
 
     await pause();
     // Lexicon in sorted order: a prefix's words are then one contiguous range of ids.
     const sortedWords = [...this.words.values].sort();
     const newId = new Uint32Array(sortedWords.length);
     sortedWords.forEach((w, i) => (newId[this.words.id(w)] = i));
+    this.words.clear();
     const fwdRaw = this.fwd.trimmed();
+    this.fwd.clear();
     for (let i = 0; i < fwdRaw.length; i++) fwdRaw[i] = newId[fwdRaw[i]!]!;
     await pause();
     const forward = permuteCsr(this.fwdOff.trimmed(), fwdRaw, loadOfRow);
+    this.fwdOff.clear();
     const w = sortedWords.length;
     const postOff = new Uint32Array(w + 1);
     for (let i = 0; i < forward.data.length; i++) postOff[forward.data[i]! + 1]!++;
@@ -351,12 +462,10 @@ export class RollIndexBuilder {
     const lexOff = new Uint32Array(w + 1);
     for (let i = 0; i < w; i++) lexOff[i + 1] = lexOff[i]! + sortedWords[i]!.length;
 
-    const accounts = pick(this.accounts);
-    const accOff = new Uint32Array(n + 1);
-    for (let i = 0; i < n; i++) accOff[i + 1] = accOff[i]! + accounts[i]!.length;
-    const codes = pick(this.codes);
-    const codeOff = new Uint32Array(n + 1);
-    for (let i = 0; i < n; i++) codeOff[i + 1] = codeOff[i]! + codes[i]!.length;
+    const accounts = joinInRowOrder(this.accounts);
+    await pause();
+    const codes = joinInRowOrder(this.codes);
+    await pause();
 
     const nums = {
       buildingLand: f64(this.numbers.buildingLand),
@@ -368,11 +477,11 @@ export class RollIndexBuilder {
       bathrooms: f64(this.numbers.bathrooms),
     };
     await pause();
-    const mapLotRanks = textRanks(pick(this.mapLotKeys));
+    const mapLotRanks = rowRanks(this.mapLotKeys);
     await pause();
-    const nameRanks = textRanks(pick(this.nameKeys));
+    const nameRanks = rowRanks(this.nameKeys);
     await pause();
-    const locationRanks = textRanks(pick(this.locationKeys));
+    const locationRanks = rowRanks(this.locationKeys);
     await pause();
     const ranks: Record<SortColumn, Ranks> = {
       MapLot: mapLotRanks,
@@ -404,18 +513,19 @@ export class RollIndexBuilder {
     };
     for (const column of FILTER_COLUMNS)
       nonNull[column] = filterValues[column].reduce((k, v) => (Number.isNaN(v) ? k : k + 1), 0);
-    const flags = Uint8Array.from(pick(this.flags));
+    const flagsLoad = this.flags.data;
+    const flags = Uint8Array.from(loadOfRow, (l) => flagsLoad[l]!);
     return new RollIndex({
       rollId: this.rollId,
       size: n,
-      accountText: accounts.join(''),
-      accOff,
+      accountText: accounts.text,
+      accOff: accounts.off,
       lexicon: sortedWords.join(''),
       lexOff,
       postOff,
       postings,
-      codeText: codes.join(''),
-      codeOff,
+      codeText: codes.text,
+      codeOff: codes.off,
       salePrice: compactColumn(nums.salePrice),
       saleDay: compactColumn(nums.saleDay),
       acres: compactColumn(nums.totalAcres),

@@ -1,24 +1,43 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { collectGarbage } from '../../../lib/collect-garbage.ts';
 import { RollIndexBuilder, type IndexSourceRow } from './roll-index.ts';
 import type { BuildRequest, BuildResponse } from './roll-index.thread.ts';
 
-/* A thread that builds one roll's index from the rows it is sent (roll-index.thread.ts), then exits. */
+/*
+ * A thread that builds one roll's index from the rows it is sent (roll-index.thread.ts), then exits.
+ *
+ * It collects its garbage itself, every 100,000 rows read and between the steps of the build: V8 let the
+ * copies of the rows it was sent and each step's working arrays pile up until this thread's heap held
+ * 1.2 GB for a county of a million parcels, of which 300 MB was live, and the server's memory peaked at
+ * 2.3 GB. A full collection here stops only this thread, for a fraction of a second, about a dozen times
+ * in a build of a minute or more.
+ */
+
+const COLLECT_EVERY_ROWS = 100_000;
 
 const port = parentPort!;
 const builder = new RollIndexBuilder((workerData as { rollId: number }).rollId);
+let sinceCollected = 0;
 
 port.on('message', (req: BuildRequest) => {
   if ('rows' in req) {
     for (const r of req.rows as IndexSourceRow[]) builder.add(r);
+    sinceCollected += req.rows.length;
+    if (sinceCollected >= COLLECT_EVERY_ROWS) {
+      sinceCollected = 0;
+      collectGarbage();
+    }
     return;
   }
-  builder.finish().then(
-    (index) => {
-      const { parts, transfer } = index.exportParts();
-      port.postMessage({ parts } satisfies BuildResponse, transfer);
-    },
-    (err: unknown) =>
-      port.postMessage({ error: (err as Error).stack ?? String(err) } satisfies BuildResponse),
-  );
+  builder
+    .finish(async () => collectGarbage())
+    .then(
+      (index) => {
+        const { parts, transfer } = index.exportParts();
+        port.postMessage({ parts } satisfies BuildResponse, transfer);
+      },
+      (err: unknown) =>
+        port.postMessage({ error: (err as Error).stack ?? String(err) } satisfies BuildResponse),
+    );
 });
 port.postMessage('ready');

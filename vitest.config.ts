@@ -50,6 +50,9 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          setupFiles: ['apps/web/src/testing/setup-tests.ts'],
+          // A test may wait for several screens in turn (setup-tests.ts: up to 5 s each when CI is busy).
+          testTimeout: 30_000,
         },
       },
       {

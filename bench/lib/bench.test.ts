@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PropertyRecord } from '@opp/contracts';
 import { clientLayout, clientRecords, datasetSpec, generateRecord } from './generator.ts';
 import { Rng } from './prng.ts';
-import { regressions, type Figures } from './report.ts';
+import { figuresOf, regressions, type Figures } from './report.ts';
+import type { BenchResults } from './results.ts';
 import { buildShapes, queryTerms } from './shapes.ts';
 import { percentile, summarize } from './stats.ts';
 
@@ -130,6 +131,31 @@ describe('quick-run regression rule', () => {
       'pglite.search.p95_ms',
       'pglite.reads_rps',
       'web.home.initial_js_kb',
+    ]);
+  });
+
+  it("compares throughput as a share of the same run's /healthz floor, not in requests per second", () => {
+    // Two CI machines of one kind: a ninefold difference in raw HTTP capacity, the same code.
+    const run = (floor: number, reads: number, mixed: number) =>
+      figuresOf({
+        engines: [
+          {
+            engine: 'pglite',
+            shapes: [],
+            throughput: {
+              floor: { requestsPerSecond: floor },
+              reads: { requestsPerSecond: reads },
+              mixed: { requestsPerSecond: mixed, latency: { p50: 40 } },
+            },
+          },
+        ],
+      } as unknown as BenchResults);
+    const fast = run(36_533, 30_899, 1_813);
+    expect(fast['pglite.reads_floor_share']).toEqual({ value: 0.846, better: 'higher' });
+    expect(regressions(run(3_817, 3_241, 482), fast)).toEqual([]);
+    // The same slow machine with record reads a quarter of what they were: a regression.
+    expect(regressions(run(3_817, 800, 482), fast).map((w) => w.split(':')[0])).toEqual([
+      'pglite.reads_floor_share',
     ]);
   });
 

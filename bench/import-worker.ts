@@ -27,6 +27,11 @@ export type ImportTask =
       /** Where the county import's figure is kept, so a resumed build still reports it. */
       bigFigureFile: string;
       towns: ClientSpec[];
+      /**
+       * After the county, tell the parent ('paused') and wait for 'resume' before the towns: another
+       * engine's county import is being measured meanwhile.
+       */
+      pauseAfterBig?: boolean;
     }
   | { kind: 'probe'; target: EngineTarget; client: ClientSpec; jsonl: string }
   /**
@@ -85,7 +90,9 @@ async function runImport(database: Database, clientId: number, source: RecordSou
     (p) => {
       if (Date.now() - lastLog > 10_000) {
         lastLog = Date.now();
-        process.stderr.write(`    ${fileName}: ${p.phase} ${p.processed.toLocaleString('en-US')}\n`);
+        process.stderr.write(
+          `    ${task.target.engine}: ${fileName}: ${p.phase} ${p.processed.toLocaleString('en-US')}\n`,
+        );
       }
     },
     { engine: database.engine },
@@ -128,8 +135,13 @@ async function main(): Promise<ImportResult | null> {
       fs.writeFileSync(task.bigFigureFile, JSON.stringify(big));
     }
     process.stderr.write(
-      `    1 client, ${big.records.toLocaleString('en-US')} parcels: ${big.recordsPerSecond.toLocaleString('en-US')} records/s\n`,
+      `    ${task.target.engine}: 1 client, ${big.records.toLocaleString('en-US')} parcels: ${big.recordsPerSecond.toLocaleString('en-US')} records/s\n`,
     );
+    if (task.pauseAfterBig && process.send) {
+      const resumed = new Promise((resolve) => process.once('message', resolve));
+      process.send('paused');
+      await resumed;
+    }
     // The rest only fills the database; it yields the CPU to everyone else on the machine.
     os.setPriority(19);
     const started = performance.now();
@@ -145,7 +157,7 @@ async function main(): Promise<ImportResult | null> {
       records += await runImport(database, client.id, source, `${spec.city}.jsonl`);
       if ((i + 1) % 25 === 0 || i === task.towns.length - 1)
         process.stderr.write(
-          `    ${i + 1}/${task.towns.length} towns, ${records.toLocaleString('en-US')} parcels\n`,
+          `    ${task.target.engine}: ${i + 1}/${task.towns.length} towns, ${records.toLocaleString('en-US')} parcels\n`,
         );
     }
     return {

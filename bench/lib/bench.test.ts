@@ -1,8 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PropertyRecord } from '@opp/contracts';
 import { clientLayout, clientRecords, datasetSpec, generateRecord } from './generator.ts';
+import { writeClientJsonl } from './jsonl-writer.ts';
 import { Rng } from './prng.ts';
-import { figuresOf, regressions, type Figures } from './report.ts';
+import { compareQuick, figuresOf, regressions, type Figures } from './report.ts';
 import type { BenchResults } from './results.ts';
 import { buildShapes, queryTerms } from './shapes.ts';
 import { percentile, summarize } from './stats.ts';
@@ -16,6 +20,29 @@ describe('data set generator', () => {
     // Record i does not depend on the records before it, so the benchmark can pick any parcel.
     const layout = clientLayout(spec.seed, spec.towns[0]!);
     expect(JSON.stringify(generateRecord(spec.seed, layout, 37))).toBe(JSON.stringify(a[37]));
+  });
+
+  it('writes the same JSON Lines file on several threads as one thread would, and its head', async () => {
+    const spec = datasetSpec('quick');
+    const client = { ...spec.towns[2]!, parcels: 1_234 };
+    const lines = [...clientRecords(spec.seed, client)].map((r) => `${JSON.stringify(r)}\n`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-jsonl-'));
+    try {
+      const file = path.join(dir, 'all.jsonl');
+      const head = path.join(dir, 'head.jsonl');
+      // Ranges of 100 over three threads: they finish out of order, and the head ends mid-range.
+      await writeClientJsonl(
+        spec.seed,
+        client,
+        file,
+        { file: head, records: 250 },
+        { threads: 3, chunk: 100 },
+      );
+      expect(fs.readFileSync(file, 'utf8')).toBe(lines.join(''));
+      expect(fs.readFileSync(head, 'utf8')).toBe(lines.slice(0, 250).join(''));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives other records for another seed', () => {
@@ -157,6 +184,33 @@ describe('quick-run regression rule', () => {
     expect(regressions(run(3_817, 800, 482), fast).map((w) => w.split(':')[0])).toEqual([
       'pglite.reads_floor_share',
     ]);
+  });
+
+  it('does not judge timings from a run on a machine that froze, but still judges bundle sizes', () => {
+    const machine = (start: number, end: number) =>
+      ({ calibrationMs: { start: 1, end: 1 }, timersMs: { start, end } }) as BenchResults['machine'];
+    const slower: Figures = {
+      'pglite.search.p95_ms': { value: 400, better: 'lower' },
+      'pglite.tiny.p95_ms': { value: 0.4, better: 'lower' },
+      'pglite.reads_rps': { value: 900, better: 'higher' },
+      'web.home.initial_js_kb': { value: 100, better: 'lower' },
+    };
+    // An idle machine: 200 one-millisecond timers in about 250 ms. A 40× slower search fails.
+    const idle = compareQuick(slower, baseline, machine(255, 270), 1);
+    expect(idle.frozen).toBeNull();
+    expect(idle.worse.map((w) => w.split(':')[0])).toEqual(['pglite.search.p95_ms']);
+    // The same figures where the timers took 2.3 s at the end of the run: the timings say nothing.
+    const frozen = compareQuick(slower, baseline, machine(260, 2_308), 1);
+    expect(frozen.frozen).toContain('2308 ms');
+    expect(frozen.worse).toEqual([]);
+    // Bundle sizes do not depend on the machine: a 4× larger bundle fails even then.
+    const bigger = { ...slower, 'web.home.initial_js_kb': { value: 400, better: 'lower' as const } };
+    expect(compareQuick(bigger, baseline, machine(260, 2_308), 1).worse.map((w) => w.split(':')[0])).toEqual([
+      'web.home.initial_js_kb',
+    ]);
+    // Results recorded before the timer probe existed are judged as before.
+    const old = { calibrationMs: { start: 1, end: 1 } } as BenchResults['machine'];
+    expect(compareQuick(slower, baseline, old, 1).frozen).toBeNull();
   });
 
   it('ignores sub-2 ms timer noise and widens the allowance on a busier machine', () => {

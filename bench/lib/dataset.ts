@@ -6,13 +6,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { acquireDataDirLock } from '../../apps/server/src/db/data-dir-lock.ts';
 import type { EngineTarget, ImportResult, ImportTask } from '../import-worker.ts';
-import {
-  clientRecords,
-  datasetSpec,
-  GENERATOR_VERSION,
-  type ClientSpec,
-  type DatasetSpec,
-} from './generator.ts';
+import { datasetSpec, GENERATOR_VERSION, type ClientSpec, type DatasetSpec } from './generator.ts';
+import { writeClientJsonl } from './jsonl-writer.ts';
 import { ROOT } from './server-process.ts';
 
 /*
@@ -154,23 +149,10 @@ export async function ensureJsonl(ds: Dataset, log: (s: string) => void): Promis
     `  writing ${ds.spec.big.parcels.toLocaleString('en-US')} records to ${path.relative(ROOT, ds.bigJsonl)}`,
   );
   const started = performance.now();
-  const big = fs.createWriteStream(ds.bigJsonl);
-  const probe = fs.createWriteStream(ds.probeJsonl);
-  const write = (s: fs.WriteStream, text: string) =>
-    s.write(text) ? Promise.resolve() : new Promise<void>((r) => s.once('drain', () => r()));
-  let i = 0;
-  let chunk = '';
-  for (const record of clientRecords(ds.spec.seed, ds.spec.big)) {
-    const line = `${JSON.stringify(record)}\n`;
-    chunk += line;
-    if (i < ds.probeRecords) await write(probe, line);
-    if (++i % 2000 === 0) {
-      await write(big, chunk);
-      chunk = '';
-    }
-  }
-  await write(big, chunk);
-  await Promise.all([new Promise((r) => big.end(r)), new Promise((r) => probe.end(r))]);
+  await writeClientJsonl(ds.spec.seed, ds.spec.big, ds.bigJsonl, {
+    file: ds.probeJsonl,
+    records: ds.probeRecords,
+  });
   fs.writeFileSync(done, new Date().toISOString());
   log(`  written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -214,6 +196,11 @@ function metaPath(ds: Dataset, engine: string) {
   return path.join(ds.dir, `${engine}.json`);
 }
 
+/** The county import's figure, kept apart so that a resumed build still reports it. */
+function bigFigurePath(ds: Dataset, engine: string) {
+  return path.join(ds.dir, `${engine}-big-import.json`);
+}
+
 function partialPath(ds: Dataset, engine: string) {
   return path.join(ds.dir, `${engine}.building`);
 }
@@ -238,50 +225,76 @@ async function existingBuild(ds: Dataset, engine: 'pglite' | 'postgres'): Promis
   return meta;
 }
 
-function spawnImportWorker(task: ImportTask): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'bench/import-worker.ts'), JSON.stringify(task)],
-      // The allocator settings the `portal` command (server and `portal import`) runs with.
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...MALLOC_ENV, ...process.env } },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+interface ImportWorker {
+  /** Resolves with the task's result; rejects when the process fails. */
+  done: Promise<unknown>;
+  /** Resolves when a build has imported the county and waits for `resume()` to import the towns. */
+  paused: Promise<void>;
+  resume(): void;
+  kill(): void;
+}
+
+function spawnImportWorker(task: ImportTask): ImportWorker {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/import-worker.ts'), JSON.stringify(task)],
+    // The allocator settings the `portal` command (server and `portal import`) runs with.
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      env: { ...MALLOC_ENV, ...process.env },
+    },
+  );
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  let onPause = () => {};
+  const paused = new Promise<void>((resolve) => (onPause = resolve));
+  child.on('message', (m) => {
+    if (m === 'paused') onPause();
+  });
+  const done = new Promise<unknown>((resolve, reject) => {
     child.on('exit', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('RESULT '));
       if (code === 0 && line) resolve(JSON.parse(line.slice(7)));
-      else reject(new Error(`the import worker failed (exit ${code})`));
+      else reject(new Error(`the ${task.target.engine} import worker failed (exit ${code})`));
     });
   });
+  // Awaited later, or never when another worker failed first and this one was killed.
+  done.catch(() => {});
+  return {
+    done,
+    paused,
+    resume: () => child.connected && child.send('resume'),
+    kill: () => child.kill(),
+  };
 }
 
 /**
- * Imports in a process of its own, into a database created and migrated by another one before: its
- * peak memory is then the import's alone, not the database creation's (initdb peaks near 1 GB on
- * PGlite for a moment).
+ * Creates and migrates the database in a process of its own, so that an import's process measures the
+ * import's peak memory alone, not the database creation's (initdb peaks near 1 GB on PGlite for a moment).
  */
+const prepareDatabase = (target: EngineTarget) => spawnImportWorker({ kind: 'prepare', target }).done;
+
+/** Imports in a process of its own, into a database prepared by another one before. */
 export async function runImportWorker(task: Exclude<ImportTask, { kind: 'prepare' }>): Promise<ImportResult> {
-  await spawnImportWorker({ kind: 'prepare', target: task.target });
-  return (await spawnImportWorker(task)) as ImportResult;
+  await prepareDatabase(task.target);
+  return (await spawnImportWorker(task).done) as ImportResult;
 }
 
-/** Reuses the engine's data when its key matches, otherwise rebuilds it through the import. */
-export async function ensureEngineData(
-  ds: Dataset,
-  engine: 'pglite' | 'postgres',
-  options: { rebuild: boolean; log: (s: string) => void },
-): Promise<{ build: EngineBuild; reused: boolean }> {
-  const { log } = options;
-  const existing = options.rebuild ? null : await existingBuild(ds, engine);
-  if (existing) {
-    log(`  reusing the ${engine} data set built ${existing.builtAt} (key ${ds.key})`);
-    return { build: existing, reused: true };
-  }
+type Engine = 'pglite' | 'postgres';
+export type EngineData = { build: EngineBuild; reused: boolean };
+
+/** Empties the engine's database for a build, or finds an interrupted one to resume. */
+async function beginBuild(ds: Dataset, engine: Engine, rebuild: boolean, log: (s: string) => void) {
   const target = engineTarget(ds, engine);
   const partial = partialPath(ds, engine);
-  // A build that was interrupted resumes (the worker skips the clients it finished) unless --rebuild.
-  const resume = !options.rebuild && fs.existsSync(partial) && fs.readFileSync(partial, 'utf8') === ds.key;
+  // A build that was interrupted resumes (the worker skips the clients it finished) unless --rebuild;
+  // one cut off during the county's import, the first, has nothing worth keeping and starts afresh.
+  const resume =
+    !rebuild &&
+    fs.existsSync(partial) &&
+    fs.readFileSync(partial, 'utf8') === ds.key &&
+    fs.existsSync(bigFigurePath(ds, engine));
   if (!resume) {
     if (target.engine === 'pglite') {
       // Never delete a folder another process (a running build or server) has open: this throws then.
@@ -292,7 +305,7 @@ export async function ensureEngineData(
         await c.query(`drop database if exists ${pgDatabaseName(ds)} with (force)`);
         await c.query(`create database ${pgDatabaseName(ds)}`);
       });
-    fs.rmSync(path.join(ds.dir, `${engine}-big-import.json`), { force: true });
+    fs.rmSync(bigFigurePath(ds, engine), { force: true });
     fs.mkdirSync(ds.dir, { recursive: true });
     fs.writeFileSync(partial, ds.key);
   } else log(`  resuming the interrupted ${engine} build`);
@@ -300,37 +313,56 @@ export async function ensureEngineData(
   log(
     `  building the ${engine} data set: ${ds.totalParcels.toLocaleString('en-US')} parcels in ${ds.spec.towns.length + 1} clients (key ${ds.key})`,
   );
-  const started = performance.now();
-  // The code and schema as the worker starts (it reads them then); the build can take an hour.
-  const code = {
-    rowFormatHash: rowFormatHash(),
-    importerHash: importerHash(),
-    migrations: migrationFiles(),
-    migrationHashes: migrationHashes(),
-  };
-  const result = await runImportWorker({
-    kind: 'build',
+  await prepareDatabase(target);
+  return {
+    engine,
     target,
+    // The code and schema as the worker starts (it reads them then); the build can take an hour.
+    code: {
+      rowFormatHash: rowFormatHash(),
+      importerHash: importerHash(),
+      migrations: migrationFiles(),
+      migrationHashes: migrationHashes(),
+    },
+  };
+}
+
+type Begun = Awaited<ReturnType<typeof beginBuild>>;
+
+function buildTask(ds: Dataset, b: Begun, pauseAfterBig: boolean): ImportTask {
+  return {
+    kind: 'build',
+    target: b.target,
     seed: ds.spec.seed,
     big: ds.spec.big,
     bigJsonl: ds.bigJsonl,
-    bigFigureFile: path.join(ds.dir, `${engine}-big-import.json`),
+    bigFigureFile: bigFigurePath(ds, b.engine),
     towns: ds.spec.towns,
-  });
+    pauseAfterBig,
+  };
+}
+
+async function finishBuild(
+  ds: Dataset,
+  b: Begun,
+  started: number,
+  result: ImportResult,
+  log: (s: string) => void,
+) {
   const build: EngineBuild = {
-    engine,
+    engine: b.engine,
     key: ds.key,
     builtAt: new Date().toISOString(),
-    ...code,
+    ...b.code,
     buildSeconds: Math.round((performance.now() - started) / 1000),
     result,
     clientIds: { big: result.big.clientId },
   };
-  if (engine === 'postgres') {
+  if (b.engine === 'postgres') {
     // What autovacuum does after a bulk load on a default PostgreSQL (statistics for the planner, the
     // visibility map for index-only scans). PGlite has no autovacuum: its data is measured as the
     // import leaves it.
-    log('  vacuum (analyze), as autovacuum would');
+    log('  postgres: vacuum (analyze), as autovacuum would');
     const c = new pg.Client({ connectionString: pgUrl(pgDatabaseName(ds)) });
     await c.connect();
     try {
@@ -340,12 +372,61 @@ export async function ensureEngineData(
     }
     await withAdmin((a) => a.query(`comment on database ${pgDatabaseName(ds)} is '${ds.key}'`));
   }
-  fs.writeFileSync(metaPath(ds, engine), JSON.stringify(build, null, 2));
-  fs.rmSync(partial, { force: true });
-  log(`  built in ${build.buildSeconds} s`);
-  return { build, reused: false };
+  fs.writeFileSync(metaPath(ds, b.engine), JSON.stringify(build, null, 2));
+  fs.rmSync(partialPath(ds, b.engine), { force: true });
+  log(`  ${b.engine}: built in ${build.buildSeconds} s`);
+  return build;
 }
 
+/**
+ * Reuses each engine's data when its key matches, otherwise rebuilds it through the import. Two builds
+ * overlap where nothing is measured: each county import (the import figure) runs alone, the first
+ * engine's, then the second's while the first waits, and then both fill in the towns at the lowest CPU
+ * priority together. The PGlite build leaves most of a core idle (its engine is one thread), so the two
+ * builds take about what the PostgreSQL one adds to the first, not the sum.
+ */
+export async function ensureEnginesData(
+  ds: Dataset,
+  engines: Engine[],
+  options: { rebuild: boolean; log: (s: string) => void },
+): Promise<Map<Engine, EngineData>> {
+  const { log } = options;
+  const data = new Map<Engine, EngineData>();
+  const begun: Begun[] = [];
+  for (const engine of engines) {
+    const existing = options.rebuild ? null : await existingBuild(ds, engine);
+    if (existing) {
+      log(`  reusing the ${engine} data set built ${existing.builtAt} (key ${ds.key})`);
+      data.set(engine, { build: existing, reused: true });
+    } else begun.push(await beginBuild(ds, engine, options.rebuild, log));
+  }
+  const workers: ImportWorker[] = [];
+  const started: number[] = [];
+  try {
+    // Each county import starts once the previous engine's is done (its worker then waits).
+    for (const [i, b] of begun.entries()) {
+      started.push(performance.now());
+      const w = spawnImportWorker(buildTask(ds, b, begun.length > 1));
+      workers.push(w);
+      if (i < begun.length - 1) await Promise.race([w.paused, w.done]);
+    }
+    if (workers.length > 1) {
+      await Promise.race([Promise.all(workers.map((w) => w.paused)), ...workers.map((w) => w.done)]);
+      for (const w of workers) w.resume();
+    }
+    // Each build is finished (PostgreSQL's vacuum) as soon as its worker is done.
+    const builds = await Promise.all(
+      begun.map(async (b, i) =>
+        finishBuild(ds, b, started[i]!, (await workers[i]!.done) as ImportResult, log),
+      ),
+    );
+    for (const build of builds) data.set(build.engine, { build, reused: false });
+  } catch (err) {
+    for (const w of workers) w.kill();
+    throw err;
+  }
+  return data;
+}
 /** Imports the probe roll (the first records of the county) into a fresh, empty database. */
 export async function probeImport(ds: Dataset, engine: 'pglite' | 'postgres') {
   const client: ClientSpec = { index: 999, city: 'Probe Town', state: 'Maine', parcels: ds.probeRecords };

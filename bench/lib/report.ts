@@ -331,7 +331,11 @@ export function markdown(r: BenchResults): string {
     `Run ${r.startedAt}, ${fmt(r.durationSeconds / 60)} min end to end, on ${r.machine.cpus} × ${r.machine.cpuModel}, ` +
       `${r.machine.memoryGb} GB, Node ${r.machine.node}. Other work on the machine: load average ${r.machine.loadAverageAtStart[0]} at start, ` +
       `${r.machine.loadAverageDuring.mean} on average during the run (max ${r.machine.loadAverageDuring.max}); CPU calibration ` +
-      `${r.machine.calibrationMs.start} / ${r.machine.calibrationMs.end} ms at start / end (about 1 ms on an idle core; a larger figure inflates every latency). Data set ${r.dataset.key}: ${r.dataset.totalParcels.toLocaleString('en-US')} parcels, ` +
+      `${r.machine.calibrationMs.start} / ${r.machine.calibrationMs.end} ms at start / end (about 1 ms on an idle core; a larger figure inflates every latency)` +
+      (r.machine.timersMs
+        ? `; 200 timers of 1 ms took ${r.machine.timersMs.start} / ${r.machine.timersMs.end} ms (about 250 on an idle machine; a larger figure means the machine freezes now and then)`
+        : '') +
+      `. Data set ${r.dataset.key}: ${r.dataset.totalParcels.toLocaleString('en-US')} parcels, ` +
       `one client of ${r.dataset.bigClientParcels.toLocaleString('en-US')} plus ${r.dataset.towns} towns.`,
     '',
     `Targets met: ${passed} of ${r.checks.length}.`,
@@ -394,6 +398,45 @@ export function figuresOf(r: BenchResults): Figures {
   for (const b of r.web?.bundles?.routes ?? [])
     f[`web.${b.route}.initial_js_kb`] = { value: b.jsGzipKb, better: 'lower' };
   return f;
+}
+
+/**
+ * 200 one-millisecond timers in a row take about 250 ms on an idle machine. Four times that at the start
+ * or the end of a run means the machine freezes for hundreds of milliseconds at a time (seen on a CI
+ * machine: 2.3–4.1 s, a 50,000-row export 13 s against 0.45 recorded, while its CPU calibration was
+ * only 1.7× the baseline's): no timing from such a run can tell a 3× regression from the freezes.
+ */
+export const FROZEN_TIMERS_MS = 1_000;
+
+/** Why this run's timings cannot be compared with a baseline, or null when they can. */
+export function frozenMachine(machine: BenchResults['machine']): string | null {
+  const worst = Math.max(machine.timersMs?.start ?? 0, machine.timersMs?.end ?? 0);
+  return worst > FROZEN_TIMERS_MS
+    ? `200 timers of 1 ms took ${worst} ms (about 250 on an idle machine, over ${FROZEN_TIMERS_MS.toLocaleString('en-US')} here counts as frozen)`
+    : null;
+}
+
+/**
+ * The quick run's verdict: figures more than 3× worse than the baseline's. Web bundle sizes do not
+ * depend on the machine and are always compared; timings are compared with the allowance widened by
+ * `contention`, and not at all when the machine froze during the run.
+ */
+export function compareQuick(
+  current: Figures,
+  baseline: Figures,
+  machine: BenchResults['machine'],
+  contention: number,
+): { worse: string[]; frozen: string | null } {
+  const pick = (sizes: boolean) =>
+    Object.fromEntries(Object.entries(baseline).filter(([k]) => k.startsWith('web.') === sizes));
+  const frozen = frozenMachine(machine);
+  return {
+    worse: [
+      ...(frozen ? [] : regressions(current, pick(false), contention)),
+      ...regressions(current, pick(true)),
+    ],
+    frozen,
+  };
 }
 
 /** Milliseconds below which a 3× change is timer noise, not a regression. */

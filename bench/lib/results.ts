@@ -23,6 +23,12 @@ export interface BenchResults {
      * about 1 ms on an idle core. A much larger figure means every latency below is inflated by contention.
      */
     calibrationMs: { start: number; end: number };
+    /**
+     * Milliseconds for 200 one-millisecond timers in a row, at start and end: about 250 on an idle
+     * machine. A much larger figure means the machine freezes now and then, and latencies measure that.
+     * (Absent from results recorded before the fourteenth session.)
+     */
+    timersMs?: { start: number; end: number };
   };
   dataset: { key: string; totalParcels: number; bigClientParcels: number; towns: number };
   engines: EngineResults[];

@@ -12,6 +12,7 @@ import {
 import { Readable } from 'node:stream';
 import type { Db, Executor } from '../../db/database.ts';
 import { validationFailed } from '../../errors.ts';
+import { inTurn } from '../../lib/cpu-turns.ts';
 import { publicClientsService } from '../clients/clients.service.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
 import { codeKey, fold, indexTerms, queryParts } from '../properties/search-text.ts';
@@ -242,7 +243,9 @@ export const searchService = {
     if (client.activeRollId === null) answer = { total: 0, estimated: false, rows: [] };
     else if (index) {
       // Exact totals whatever the size: the index counts in memory.
-      const found = index.search(criteria, sort, (total) => pageWindow(offset, pageSize, total));
+      const found = await inTurn(() =>
+        index.search(criteria, sort, (total) => pageWindow(offset, pageSize, total)),
+      );
       answer = { total: found.total, estimated: false, rows: await summariesOf(db, index, found.rows) };
     } else answer = await countAndPage(db, client, criteria, sort, offset, pageSize);
     const { total, estimated, rows } = answer;
@@ -284,11 +287,13 @@ export const searchService = {
     let estimated = false;
     let ordered: number[] = [];
     if (index) {
-      const found = index.search(criteria, sort, (t) => ({
-        offset: 0,
-        limit: Math.min(t, MAX_EXPORT_ROWS),
-        reverse: false,
-      }));
+      const found = await inTurn(() =>
+        index.search(criteria, sort, (t) => ({
+          offset: 0,
+          limit: Math.min(t, MAX_EXPORT_ROWS),
+          reverse: false,
+        })),
+      );
       total = found.total;
       ordered = found.rows;
     } else if (rollId !== null && unfiltered) total = client.parcelCount;
@@ -367,7 +372,7 @@ export const searchService = {
     };
     const index = await indexOf(db, client);
     const candidates = index
-      ? await summariesOf(db, index, index.sample(criteria, SUGGEST_CANDIDATES))
+      ? await summariesOf(db, index, await inTurn(() => index.sample(criteria, SUGGEST_CANDIDATES)))
       : await searchRepository.suggestCandidates(db, criteria, SUGGEST_CANDIDATES);
     // An entry names one parcel only if every match was seen; from a sample it may stand for many.
     const complete = candidates.length < SUGGEST_CANDIDATES;

@@ -61,8 +61,10 @@ export interface Dataset {
   totalParcels: number;
 }
 
+type Engine = 'pglite' | 'postgres';
+
 export interface EngineBuild {
-  engine: 'pglite' | 'postgres';
+  engine: Engine;
   key: string;
   builtAt: string;
   /** The row-building code when the data was built: a different hash now means the rows are dated. */
@@ -186,7 +188,7 @@ export async function postgresReachable(): Promise<boolean> {
   }
 }
 
-export function engineTarget(ds: Dataset, engine: 'pglite' | 'postgres'): EngineTarget {
+export function engineTarget(ds: Dataset, engine: Engine): EngineTarget {
   return engine === 'pglite'
     ? { engine, dataDir: path.join(ds.dir, 'pglite') }
     : { engine, url: pgUrl(pgDatabaseName(ds)) };
@@ -206,7 +208,7 @@ function partialPath(ds: Dataset, engine: string) {
 }
 
 /** The recorded build, if the engine's data matches this data set's key. */
-async function existingBuild(ds: Dataset, engine: 'pglite' | 'postgres'): Promise<EngineBuild | null> {
+async function existingBuild(ds: Dataset, engine: Engine): Promise<EngineBuild | null> {
   const file = metaPath(ds, engine);
   if (!fs.existsSync(file)) return null;
   const meta = JSON.parse(fs.readFileSync(file, 'utf8')) as EngineBuild;
@@ -281,7 +283,6 @@ export async function runImportWorker(task: Exclude<ImportTask, { kind: 'prepare
   return (await spawnImportWorker(task).done) as ImportResult;
 }
 
-type Engine = 'pglite' | 'postgres';
 export type EngineData = { build: EngineBuild; reused: boolean };
 
 /** Empties the engine's database for a build, or finds an interrupted one to resume. */
@@ -427,8 +428,9 @@ export async function ensureEnginesData(
   }
   return data;
 }
+
 /** Imports the probe roll (the first records of the county) into a fresh, empty database. */
-export async function probeImport(ds: Dataset, engine: 'pglite' | 'postgres') {
+export async function probeImport(ds: Dataset, engine: Engine) {
   const client: ClientSpec = { index: 999, city: 'Probe Town', state: 'Maine', parcels: ds.probeRecords };
   if (engine === 'pglite') {
     const dataDir = path.join(CACHE_DIR, 'probe-pglite');

@@ -7,7 +7,7 @@ import type { JsonlChunk, JsonlWorkerData } from './jsonl.worker.ts';
 
 /*
  * Writes a client's records as JSON Lines, generated on one thread per core: on one thread the county's
- * 1,000,000 records took about four minutes of a benchmark run that has twenty. Ranges come back in any
+ * 1,000,000 records took up to four minutes (on a slow machine) of a benchmark run that has twenty. Ranges come back in any
  * order and are written in record order, so the file is byte for byte the one a single thread writes.
  */
 

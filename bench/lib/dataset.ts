@@ -35,6 +35,8 @@ const IMPORTER_FILES = [
   'apps/server/src/features/imports/roll-rows.ts',
   'apps/server/src/features/imports/prepare-pool.ts',
   'apps/server/src/features/imports/prepare-worker.ts',
+  'apps/server/src/lib/bundled-worker.ts',
+  'apps/server/src/lib/byte-writer.ts',
   'apps/server/migrations/0006_roll_partitions.sql',
   'apps/server/migrations/0007_record_json.sql',
   'apps/server/migrations/0008_record_text.sql',

@@ -2,13 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/database.ts';
 import { PreparePool, defaultPoolSize } from './prepare-pool.ts';
 import type { LineBlock } from './record-sources.ts';
-import {
-  prepareRecords,
-  type CopyData,
-  type PreparedBatch,
-  type RollTarget,
-  type SourceRecord,
-} from './roll-rows.ts';
+import { prepareRecords, type PreparedBatch, type RollTarget, type SourceRecord } from './roll-rows.ts';
 import { rollsRepository, type ImportRun } from './rolls.repository.ts';
 
 /**
@@ -74,32 +68,28 @@ export interface ImportOptions {
 const POOL_MIN_BYTES = 8 * 1024 * 1024;
 
 /**
- * The source's records, checked and in COPY text, a batch at a time and in file order. Blocks of a
- * large JSON Lines file go to the pool's threads, one more in flight than there are threads (each
- * always has work, little is held); anything else is prepared here, BATCH records at a time.
- * `checkOnly()` is read as each batch starts.
+ * The source's records, checked and in COPY text, a batch at a time and in file order. With a pool, blocks
+ * of a JSON Lines file go to its threads, one more in flight than there are threads (each always has
+ * work, little is held); without, records are prepared here, BATCH at a time. `checkOnly()` is read as
+ * each batch starts.
  */
 async function* preparedBatches(
   source: RecordSource,
   target: RollTarget,
-  threads: number,
+  pool: Promise<PreparePool> | null,
   checkOnly: () => boolean,
 ): AsyncGenerator<PreparedBatch> {
-  if (threads > 0 && source.lineBlocks) {
-    const pool = await PreparePool.start(threads);
+  if (pool && source.lineBlocks) {
+    const threads = await pool;
     const inFlight: Promise<PreparedBatch>[] = [];
-    try {
-      for await (const block of source.lineBlocks()) {
-        const next = pool.prepare(block, target, checkOnly());
-        // Awaited in order below; until then a failure must not count as unhandled.
-        next.catch(() => {});
-        inFlight.push(next);
-        if (inFlight.length > pool.size) yield await inFlight.shift()!;
-      }
-      while (inFlight.length) yield await inFlight.shift()!;
-    } finally {
-      await pool.close();
+    for await (const block of source.lineBlocks()) {
+      const next = threads.prepare(block, target, checkOnly());
+      // Awaited in order below; until then a failure must not count as unhandled.
+      next.catch(() => {});
+      inFlight.push(next);
+      if (inFlight.length > threads.size) yield await inFlight.shift()!;
     }
+    while (inFlight.length) yield await inFlight.shift()!;
     return;
   }
   let items: SourceRecord[] = [];
@@ -165,13 +155,8 @@ export async function importRoll(
   const flush = async () => {
     await waitForWrite();
     // One batch (the usual case for a pool's blocks) goes as it is: joining would copy megabytes.
-    const joined = (key: 'copy' | 'recordCopy'): CopyData => {
-      if (pending.length === 1) return pending[0]![key];
-      const parts = pending.map((b) => b[key]);
-      return parts.every((p) => typeof p === 'string')
-        ? parts.join('')
-        : Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
-    };
+    const joined = (key: 'copy' | 'recordCopy'): Uint8Array =>
+      pending.length === 1 ? pending[0]![key] : Buffer.concat(pending.map((b) => b[key]));
     const copy = joined('copy');
     const recordCopy = joined('recordCopy');
     const numberLike = pending.flatMap((b) => b.numberLike);
@@ -189,6 +174,15 @@ export async function importRoll(
       });
   };
 
+  const threads =
+    options.threads ?? ((source.bytes ?? 0) >= POOL_MIN_BYTES ? defaultPoolSize(options.engine) : 0);
+  // The threads start (a quarter of a second) while the database makes the roll's tables.
+  const pool = threads > 0 && source.lineBlocks ? PreparePool.start(threads) : null;
+  // Awaited before the first block; a failure to start is that await's to report.
+  pool?.catch(() => {});
+  // Once the file is read (or the import fails): the threads' memory goes before the index builds.
+  const closePool = async () => (await pool?.catch(() => null))?.close();
+
   try {
     // Rolls a crashed or failed run left behind go first: they would otherwise hold disk until a sweep.
     await rollsRepository.dropAbandonedRolls(db, retireAfterMs);
@@ -200,10 +194,8 @@ export async function importRoll(
     });
     onProgress({ phase: 'importing', processed: 0, total: null });
 
-    const threads =
-      options.threads ?? ((source.bytes ?? 0) >= POOL_MIN_BYTES ? defaultPoolSize(options.engine) : 0);
     const rollTarget: RollTarget = { rollId: run.id, clientId: target.clientId };
-    for await (const batch of preparedBatches(source, rollTarget, threads, () => errorCount > 0)) {
+    for await (const batch of preparedBatches(source, rollTarget, pool, () => errorCount > 0)) {
       for (const item of batch.records) {
         total++;
         if ('errors' in item) {
@@ -230,6 +222,7 @@ export async function importRoll(
       pendingBytes += batch.copy.length + batch.recordCopy.length;
       if (pendingRows >= BATCH || pendingBytes >= BATCH_BYTES) await flush();
     }
+    await closePool();
     seen.clear();
     if (total === 0) report('the file holds no records');
     if (errorCount > 0) {
@@ -271,6 +264,7 @@ export async function importRoll(
   } catch (err) {
     // A batch still being written would otherwise land after the clean-up below.
     await inFlight;
+    await closePool();
     await rollsRepository.fail(db, run.id, `Import failed: ${(err as Error).message}`, [], 0).catch(() => {});
     await rollsRepository.deleteRoll(db, run.id).catch(() => {});
     throw err;

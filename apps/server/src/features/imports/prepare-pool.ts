@@ -1,7 +1,6 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { transferList } from '../../lib/transfer-list.ts';
-import { startTsWorker } from '../../lib/ts-worker.ts';
+import { startBundledWorker } from '../../lib/bundled-worker.ts';
 import type { LineBlock } from './record-sources.ts';
 import type { PreparedBatch, RollTarget } from './roll-rows.ts';
 
@@ -55,10 +54,13 @@ export class PreparePool {
 
   /** Starts `size` threads and waits until each has loaded its code. */
   static async start(size: number): Promise<PreparePool> {
-    const workers = Array.from({ length: size }, () =>
-      startTsWorker(new URL('./prepare-worker.ts', import.meta.url)),
+    const started = await Promise.allSettled(
+      Array.from({ length: size }, () => startBundledWorker(new URL('./prepare-worker.ts', import.meta.url))),
     );
+    const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     try {
+      const failed = started.find((s) => s.status === 'rejected');
+      if (failed) throw failed.reason;
       await Promise.all(
         workers.map(
           (w) =>
@@ -87,11 +89,10 @@ export class PreparePool {
     const worker = this.#workers[this.#turn++ % this.#workers.length]!;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      // The block's bytes move to the thread (the reader gives each block a buffer of its own).
-      worker.postMessage(
-        { id, block, target, checkOnly } satisfies PrepareRequest,
-        transferList(block.bytes),
-      );
+      // The block's buffer moves to the thread whole (it is the block's own: see LineBlock).
+      worker.postMessage({ id, block, target, checkOnly } satisfies PrepareRequest, [
+        block.bytes.buffer as ArrayBuffer,
+      ]);
     });
   }
 

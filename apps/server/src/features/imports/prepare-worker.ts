@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { transferList } from '../../lib/transfer-list.ts';
 import { jsonlRecords } from './record-sources.ts';
 import { prepareRecords } from './roll-rows.ts';
 import type { PrepareRequest, PrepareResponse } from './prepare-pool.ts';
@@ -9,18 +10,14 @@ import type { PrepareRequest, PrepareResponse } from './prepare-pool.ts';
  * only a full collection freed them).
  */
 
-const encoder = new TextEncoder();
-
 const port = parentPort!;
 port.on('message', (req: PrepareRequest) => {
   let res: PrepareResponse;
   let transfer: ArrayBuffer[] = [];
   try {
     const batch = prepareRecords(jsonlRecords(req.block), req.target, req.checkOnly);
-    const copy = encoder.encode(batch.copy as string);
-    const recordCopy = encoder.encode(batch.recordCopy as string);
-    res = { id: req.id, batch: { ...batch, copy, recordCopy } };
-    transfer = [copy.buffer, recordCopy.buffer];
+    res = { id: req.id, batch };
+    transfer = transferList(batch.copy, batch.recordCopy);
   } catch (err) {
     res = { id: req.id, error: (err as Error).stack ?? String(err) };
   }

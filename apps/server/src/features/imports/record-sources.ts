@@ -54,7 +54,8 @@ export function recordSourceFor(
  * file: the line after the last one given could not be read. Bytes rather than strings: a block is
  * handed to a worker thread and its buffer moves there, so the importing thread's heap never holds the
  * file's text (as strings, each megabyte read was garbage only a full collection frees, and that heap
- * reached 350 MB during a 1M-record import).
+ * reached 350 MB during a 1M-record import). The buffer under `bytes` belongs to the block alone (it
+ * may be larger than `bytes`): it is moved, not copied.
  */
 export interface LineBlock {
   firstLine: number;
@@ -126,61 +127,59 @@ function parseJsonLine(line: number, body: string): SourceRecord {
   return { line, value };
 }
 
-/**
- * Lines handed on together at most: a block becomes one batch of COPY text, and a sparse record is
- * written out with every field, about five times its size in the file (a 1 MB chunk of 560-byte lines
- * was a 5 MB batch, and an import holds several batches at once: reading, preparing, writing).
- */
-const BLOCK_LINES = 500;
+/** How much of the file is read at a time: a block is the whole lines of one read. */
+const READ_BYTES = 1024 * 1024;
 
 const LF = 0x0a;
 
 /**
- * Lines of a UTF-8 file (LF or CRLF), read in chunks of 1 MB and handed on a chunk (or BLOCK_LINES
- * lines) at a time. A block ends at a line feed, which is never part of a multi-byte character, so each
- * block decodes on its own. Each block is a copy (a megabyte copied per megabyte read): a view of the
- * chunk could not move to another thread without taking the whole chunk with it.
+ * Lines of a UTF-8 file (LF or CRLF), read a megabyte at a time, each read's whole lines handed on as
+ * one block. A block ends at a line feed, which is never part of a multi-byte character, so each block
+ * decodes on its own. Every read goes into a buffer of its own, which the block then owns: it moves to a
+ * worker thread as it is, and only a line cut off at the end of a read is copied, to start the next.
  */
 async function* readLineBlocks(
   filePath: string,
   onRead?: (bytesRead: number) => void,
 ): AsyncGenerator<LineBlock> {
-  const stream = fs.createReadStream(filePath, { highWaterMark: 1024 * 1024 });
+  const file = await fs.promises.open(filePath, 'r');
   let rest: Uint8Array = new Uint8Array(0);
   let next = 1;
-  const block = (bytes: Uint8Array, lines: number, error?: string): LineBlock => {
-    // A new array, not Buffer#slice (a view of the chunk).
-    const b: LineBlock = { firstLine: next, bytes: new Uint8Array(bytes) };
-    if (error !== undefined) b.error = error;
-    next += lines;
-    return b;
-  };
+  let total = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      onRead?.(stream.bytesRead);
-      const buf = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
-      let from = 0;
-      let start = 0;
-      let lines = 0;
-      let nl: number;
-      while ((nl = buf.indexOf(LF, start)) !== -1) {
-        start = nl + 1;
-        if (++lines === BLOCK_LINES) {
-          yield block(buf.subarray(from, start), lines);
-          from = start;
-          lines = 0;
-        }
-      }
-      if (lines > 0) yield block(buf.subarray(from, start), lines);
-      rest = buf.subarray(start);
-      if (rest.length > MAX_RECORD_BYTES) {
-        yield block(new Uint8Array(0), 0, `line is longer than ${MAX_RECORD_BYTES / 1024 / 1024} MB`);
+    for (;;) {
+      const buf = new Uint8Array(rest.length + READ_BYTES);
+      buf.set(rest);
+      const { bytesRead } = await file.read(buf, rest.length, READ_BYTES, null);
+      const end = rest.length + bytesRead;
+      if (bytesRead === 0) {
+        // The file's last line, without a line break.
+        if (end > 0) yield { firstLine: next, bytes: buf.subarray(0, end) };
         return;
       }
+      total += bytesRead;
+      onRead?.(total);
+      const last = buf.lastIndexOf(LF, end - 1);
+      if (last === -1) {
+        rest = buf.subarray(0, end);
+        if (rest.length > MAX_RECORD_BYTES) {
+          yield {
+            firstLine: next,
+            bytes: new Uint8Array(0),
+            error: `line is longer than ${MAX_RECORD_BYTES / 1024 / 1024} MB`,
+          };
+          return;
+        }
+        continue;
+      }
+      let lines = 0;
+      for (let at = buf.indexOf(LF); at !== -1 && at <= last; at = buf.indexOf(LF, at + 1)) lines++;
+      rest = buf.slice(last + 1, end);
+      yield { firstLine: next, bytes: buf.subarray(0, last + 1) };
+      next += lines;
     }
-    if (rest.length > 0) yield block(rest, 1);
   } finally {
-    stream.destroy();
+    await file.close();
   }
 }
 

@@ -7,6 +7,7 @@ import {
   copyTextArray,
   copyTsvector,
 } from '../../db/copy-text.ts';
+import { ByteWriter } from '../../lib/byte-writer.ts';
 import { toPropertyRow, type PropertyRow } from '../properties/property-row.ts';
 import { packRecord } from '../properties/record-codec.ts';
 import { fastParseRecord } from './record-fast-path.ts';
@@ -45,15 +46,18 @@ export interface RollTarget {
 /** A record's outcome: its account when it is valid, else the messages that say why not. */
 export type PreparedRecord = { line: number; account: string } | { line: number; errors: string[] };
 
-/** COPY text: a string, or its UTF-8 bytes (a batch prepared on a worker thread arrives as bytes). */
+/** COPY text, as a string or as its UTF-8 bytes. */
 export type CopyData = string | Uint8Array;
 
 export interface PreparedBatch {
   records: PreparedRecord[];
-  /** COPY text (a line per row) of the valid records' roll rows, in input order. */
-  copy: CopyData;
-  /** COPY text of their packed records (the records table), in the same order. */
-  recordCopy: CopyData;
+  /**
+   * COPY text (a line per row) of the valid records' roll rows, in input order, as UTF-8 in a buffer of
+   * its own (a batch prepared on a worker thread moves to the importing thread without a copy).
+   */
+  copy: Uint8Array;
+  /** COPY text of their packed records (the records table), in the same order and form. */
+  recordCopy: Uint8Array;
   /** How many rows `copy` holds. */
   rows: number;
   /** Accounts whose words PostgreSQL's own parser would split (see rolls.repository copyRows). */
@@ -122,8 +126,8 @@ export function prepareRecords(
 ): PreparedBatch {
   const records: PreparedRecord[] = [];
   const numberLike: string[] = [];
-  let copy = '';
-  let recordCopy = '';
+  const copy = new ByteWriter();
+  const recordCopy = new ByteWriter();
   let rows = 0;
   for (const item of items) {
     if ('error' in item) {
@@ -150,10 +154,10 @@ export function prepareRecords(
     }
     const row = toPropertyRow(record);
     records.push({ line: item.line, account: row.account });
-    copy += `${copyRow(target, row)}\n`;
-    recordCopy += `${copyRecordRow(target, row)}\n`;
+    copy.write(`${copyRow(target, row)}\n`);
+    recordCopy.write(`${copyRecordRow(target, row)}\n`);
     rows++;
     if (row.searchWords.some((w) => NUMBER_LIKE.test(w))) numberLike.push(row.account);
   }
-  return { records, copy, recordCopy, rows, numberLike };
+  return { records, copy: copy.toBytes(), recordCopy: recordCopy.toBytes(), rows, numberLike };
 }

@@ -8,6 +8,7 @@
 const SEPARATORS = /[\s,;/&+()[\]{}|]+/u;
 const NON_ALNUM = /[^\p{L}\p{N}]+/gu;
 const MAX_TOKEN = 100;
+const PLAIN_WORD = /^[a-z0-9]+$/;
 // eslint-disable-next-line no-control-regex
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -69,6 +70,11 @@ export function indexTerms(value: string | null | undefined, into: Set<string>):
   if (!value) return;
   for (const raw of fold(value).split(SEPARATORS)) {
     if (!raw) continue;
+    // Most words are letters and digits alone: nothing to drop, nothing to split.
+    if (PLAIN_WORD.test(raw)) {
+      into.add(raw.length > MAX_TOKEN ? raw.slice(0, MAX_TOKEN) : raw);
+      continue;
+    }
     const joined = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);
     if (joined) into.add(joined);
     const parts = raw.split(NON_ALNUM);

@@ -67,6 +67,13 @@ describe('JSON Lines source', () => {
     expect(values(items).every((v, i) => JSON.stringify(v) === body[i])).toBe(true);
   });
 
+  it('stops at a line longer than 16 MB, naming it, after the lines before it', async () => {
+    const long = `{"Account":"2","Owner":"${'x'.repeat(17 * 1024 * 1024)}"}`;
+    const items = await collect(jsonlSource(file('jsonl', `{"Account":"1"}\n${long}\n{"Account":"3"}\n`)));
+    expect(lines(items)).toEqual([1, 2]);
+    expect(values(items)).toEqual([{ Account: '1' }, 'line is longer than 16 MB']);
+  });
+
   it('takes a byte-order mark off line 1 only', async () => {
     const items = await collect(jsonlSource(file('jsonl', '\uFEFF{"Account":"1"}\n\uFEFF{"Account":"2"}\n')));
     expect(values(items)[0]).toEqual({ Account: '1' });

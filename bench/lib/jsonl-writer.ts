@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import { startThreads, whenReady } from '../../apps/server/src/lib/thread-start.ts';
 import { startTsWorker } from '../../apps/server/src/lib/ts-worker.ts';
 import type { ClientSpec } from './generator.ts';
 import type { JsonlChunk, JsonlWorkerData } from './jsonl.worker.ts';
@@ -16,17 +17,11 @@ interface Thread {
   waiting: { resolve: (c: JsonlChunk) => void; reject: (e: Error) => void }[];
 }
 
-async function startThread(data: JsonlWorkerData): Promise<Thread> {
-  const worker = startTsWorker(new URL('./jsonl.worker.ts', import.meta.url), { workerData: data });
+function threadOf(worker: Worker): Thread {
   const thread: Thread = { worker, waiting: [] };
   const fail = (err: Error) => {
     for (const w of thread.waiting.splice(0)) w.reject(err);
   };
-  await new Promise<void>((resolve, reject) => {
-    worker.once('message', () => resolve());
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`a JSON Lines thread stopped (exit code ${code})`)));
-  });
   worker.on('message', (chunk: JsonlChunk) => thread.waiting.shift()?.resolve(chunk));
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`a JSON Lines thread stopped (exit code ${code})`)));
@@ -71,13 +66,12 @@ export async function writeClientJsonl(
 ): Promise<void> {
   const chunk = options.chunk ?? 5_000;
   const count = Math.max(1, options.threads ?? os.availableParallelism());
-  const started = await Promise.allSettled(Array.from({ length: count }, () => startThread({ seed, spec })));
-  const threads = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-  const failed = started.find((r) => r.status === 'rejected');
-  if (failed) {
-    await Promise.all(threads.map((t) => t.worker.terminate()));
-    throw failed.reason;
-  }
+  const entry = new URL('./jsonl.worker.ts', import.meta.url);
+  const data: JsonlWorkerData = { seed, spec };
+  const workers = await startThreads(count, () =>
+    whenReady(startTsWorker(entry, { workerData: data }), 'a JSON Lines thread'),
+  );
+  const threads = workers.map(threadOf);
   const out = fs.createWriteStream(file);
   const headOut = fs.createWriteStream(head.file);
   try {

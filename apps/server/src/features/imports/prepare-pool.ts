@@ -1,6 +1,7 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startBundledWorker } from '../../lib/bundled-worker.ts';
+import { startThreads, whenReady } from '../../lib/thread-start.ts';
 import type { LineBlock } from './record-sources.ts';
 import type { PreparedBatch, RollTarget } from './roll-rows.ts';
 
@@ -54,27 +55,10 @@ export class PreparePool {
 
   /** Starts `size` threads and waits until each has loaded its code. */
   static async start(size: number): Promise<PreparePool> {
-    const started = await Promise.allSettled(
-      Array.from({ length: size }, () => startBundledWorker(new URL('./prepare-worker.ts', import.meta.url))),
+    const entry = new URL('./prepare-worker.ts', import.meta.url);
+    const workers = await startThreads(size, async () =>
+      whenReady(await startBundledWorker(entry), 'an import thread'),
     );
-    const workers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-    try {
-      const failed = started.find((s) => s.status === 'rejected');
-      if (failed) throw failed.reason;
-      await Promise.all(
-        workers.map(
-          (w) =>
-            new Promise<void>((resolve, reject) => {
-              w.once('message', () => resolve());
-              w.once('error', reject);
-              w.once('exit', (code) => reject(new Error(`an import thread stopped (exit code ${code})`)));
-            }),
-        ),
-      );
-    } catch (err) {
-      await Promise.all(workers.map((w) => w.terminate()));
-      throw err;
-    }
     return new PreparePool(workers);
   }
 

@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { whenReady } from '../../../lib/thread-start.ts';
 import { startTsWorker } from '../../../lib/ts-worker.ts';
 import { RollIndex, type IndexSourceRow, type RollIndexParts } from './roll-index.ts';
 
@@ -40,18 +41,7 @@ export class RollIndexThread {
     const worker = startTsWorker(new URL('./roll-index.worker.ts', import.meta.url), {
       workerData: { rollId },
     });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        worker.once('message', () => resolve());
-        worker.once('error', reject);
-        worker.once('exit', (code) =>
-          reject(new Error(`the search index thread stopped (exit code ${code})`)),
-        );
-      });
-    } catch (err) {
-      await worker.terminate();
-      throw err;
-    }
+    await whenReady(worker, 'the search index thread');
     return new RollIndexThread(worker);
   }
 

@@ -25,6 +25,8 @@ import {
   engineSummary,
   engineTable,
   compareQuick,
+  floorsOf,
+  httpSlowdown,
   figuresOf,
   frozenMachine,
   markdown,
@@ -476,7 +478,11 @@ async function main(): Promise<number> {
   if (args['update-baseline']) {
     fs.writeFileSync(
       QUICK_BASELINE,
-      `${JSON.stringify({ recordedAt: report.startedAt, machine: report.machine, figures }, null, 2)}\n`,
+      `${JSON.stringify(
+        { recordedAt: report.startedAt, machine: { ...report.machine, floorRps: floorsOf(report) }, figures },
+        null,
+        2,
+      )}\n`,
     );
     log(`Recorded ${Object.keys(figures).length} figures as bench/results/quick-baseline.json`);
     return harnessFailed ? 2 : 0;
@@ -497,7 +503,16 @@ async function main(): Promise<number> {
     log(
       `The machine is ${contention.toFixed(1)}× busier than when the baseline was recorded; allowances scale by that.`,
     );
-  const { worse, frozen } = compareQuick(figures, baseline.figures, report.machine, contention);
+  const floors = floorsOf(report);
+  const slowdown = httpSlowdown(floors, baseline.machine?.floorRps);
+  for (const [engine, factor] of Object.entries(slowdown))
+    if (factor > 1.2)
+      log(
+        `${engine}: the server answered ${floors[engine]!.toLocaleString('en-US')} /healthz requests a second against ` +
+          `${baseline.machine!.floorRps![engine]!.toLocaleString('en-US')} when the baseline was recorded; ` +
+          `latency allowances scale by ${factor.toFixed(1)}.`,
+      );
+  const { worse, frozen } = compareQuick(figures, baseline.figures, report.machine, contention, slowdown);
   if (frozen)
     log(
       `\nWARNING: this machine freezes now and then: ${frozen}. This run's timings are written to ` +

@@ -6,7 +6,7 @@ import { PropertyRecord } from '@opp/contracts';
 import { clientLayout, clientRecords, datasetSpec, generateRecord } from './generator.ts';
 import { writeClientJsonl } from './jsonl-writer.ts';
 import { Rng } from './prng.ts';
-import { compareQuick, figuresOf, regressions, type Figures } from './report.ts';
+import { compareQuick, figuresOf, httpSlowdown, regressions, type Figures } from './report.ts';
 import type { BenchResults } from './results.ts';
 import { buildShapes, queryTerms } from './shapes.ts';
 import { percentile, summarize } from './stats.ts';
@@ -211,6 +211,38 @@ describe('quick-run regression rule', () => {
     // Results recorded before the timer probe existed are judged as before.
     const old = { calibrationMs: { start: 1, end: 1 } } as BenchResults['machine'];
     expect(compareQuick(slower, baseline, old, 1).frozen).toBeNull();
+  });
+
+  it("widens an engine's latency allowance by how much slower its /healthz floor is than the baseline's", () => {
+    // The CI machine that answered 6,884 /healthz requests a second against 43,528 recorded: its
+    // searches took 4 ms where 1 was recorded, with the same code and the same CPU calibration.
+    const slowdown = httpSlowdown({ pglite: 36_533, postgres: 6_884 }, { pglite: 36_533, postgres: 43_528 });
+    expect(slowdown.pglite).toBe(1);
+    expect(slowdown.postgres).toBeCloseTo(6.32, 2);
+    const base: Figures = {
+      'pglite.search.p50_ms': { value: 1, better: 'lower' },
+      'postgres.search.p50_ms': { value: 1, better: 'lower' },
+      'postgres.import_rps': { value: 10_000, better: 'higher' },
+    };
+    const now: Figures = {
+      'pglite.search.p50_ms': { value: 4.5, better: 'lower' },
+      'postgres.search.p50_ms': { value: 4.5, better: 'lower' },
+      'postgres.import_rps': { value: 3_000, better: 'higher' },
+    };
+    const machine = { calibrationMs: { start: 1, end: 1 } } as BenchResults['machine'];
+    // Only the engine whose floor fell gets the wider allowance, and only for latencies.
+    expect(compareQuick(now, base, machine, 1, slowdown).worse.map((w) => w.split(':')[0])).toEqual([
+      'pglite.search.p50_ms',
+      'postgres.import_rps',
+    ]);
+    // Twenty times the recorded latency is more than even that machine explains.
+    const far = { ...now, 'postgres.search.p50_ms': { value: 20, better: 'lower' as const } };
+    expect(compareQuick(far, base, machine, 1, slowdown).worse.map((w) => w.split(':')[0])).toContain(
+      'postgres.search.p50_ms',
+    );
+    // A baseline recorded without floors, or a faster machine, widens nothing.
+    expect(httpSlowdown({ postgres: 6_884 }, undefined)).toEqual({});
+    expect(httpSlowdown({ postgres: 90_000 }, { postgres: 43_528 })).toEqual({ postgres: 1 });
   });
 
   it('ignores sub-2 ms timer noise and widens the allowance on a busier machine', () => {

@@ -29,6 +29,11 @@ export interface BenchResults {
      * (Absent from results recorded before the fourteenth session.)
      */
     timersMs?: { start: number; end: number };
+    /**
+     * Each engine's `/healthz` requests per second at concurrency 32 (the throughput floor), kept with a
+     * quick baseline: the machine's capacity for HTTP when it was recorded (see httpSlowdown).
+     */
+    floorRps?: Partial<Record<string, number>>;
   };
   dataset: { key: string; totalParcels: number; bigClientParcels: number; towns: number };
   engines: EngineResults[];

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { testConfig, type Config } from '../src/config.ts';
@@ -22,8 +24,37 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /**
+   * PGlite: a data folder on disk (removed when the file is done), as a server runs it, instead of
+   * memory. For tests that write a roll of a county's size: in memory, the engine's files grow by a
+   * whole copy each time a table is extended (Emscripten's in-memory file system implements
+   * `posix_fallocate` as a resize to the exact size), so loading 100,000 rows copied gigabytes and took
+   * minutes on a machine where fresh memory is slow to map; on disk it is the server's import.
+   */
+  onDisk?: boolean;
+}
+
+export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl && options.onDisk) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-test-db-'));
+    try {
+      const database = await openDatabase({ engine: 'pglite', dataDir: dir });
+      await migrate(database);
+      return {
+        database,
+        url: null,
+        async drop() {
+          await database.close();
+          fs.rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    } catch (err) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
   if (!adminUrl) {
     // The API tests run the engine on the test's own thread: a query through the worker costs about
     // half a millisecond more, across thousands of queries. The worker itself (the production default)
@@ -74,11 +105,14 @@ export interface TestContext {
  * Registers beforeAll/afterAll that build the app over a fresh database, and returns a context whose
  * fields are filled once beforeAll has run.
  */
-export function setupTestApp(overrides: Partial<Config> = {}): TestContext {
+export function setupTestApp(
+  overrides: Partial<Config> = {},
+  options: TestDatabaseOptions = {},
+): TestContext {
   const ctx = {} as TestContext;
   let testDb: TestDatabase | null = null;
   beforeAll(async () => {
-    testDb = await createTestDatabase();
+    testDb = await createTestDatabase(options);
     ctx.database = testDb.database;
     ctx.db = testDb.database.db;
     ctx.config = testConfig(overrides);

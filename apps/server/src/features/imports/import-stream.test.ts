@@ -23,7 +23,8 @@ const retainedHeap = () => {
   collectGarbage();
   return process.memoryUsage().heapUsed;
 };
-const ctx = setupTestApp();
+// On disk, as a server imports (see TestDatabaseOptions.onDisk).
+const ctx = setupTestApp({}, { onDisk: true });
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-stream-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

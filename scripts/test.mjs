@@ -8,9 +8,12 @@
 //                                     sqlmap, then the quick benchmark
 //
 // A step is [name, command, args]; { parallel: [steps] } runs its steps side by side (each line of their
-// output prefixed with the step's tag) and fails if any of them fails, once all have ended. Side by side
-// is how the whole of CI fits its 20 minutes on 2 cores: each of these steps alone leaves a core idle
-// for much of its time (waiting on the PostgreSQL server, on a browser, on sqlmap).
+// output prefixed with the step's tag) and fails if any of them fails, once all have ended. Only steps
+// that leave a core idle for much of their time go side by side (sqlmap waits on its round trips, the
+// browser tests on the browser, each load run on one busy process at a time). Two steps that each keep
+// both cores busy take longer side by side than one after the other: on the 2-core CI machine of
+// 2026-11-25 the two API runs took 679 s together against 289 s + 240 s in turn (more processes than
+// cores; a context switch and a page fault are dear on that virtual machine).
 //
 // The benchmark is not a test: CI runs its quick variant last, alone, since it measures speed (it fails
 // only when a figure is more than 3x worse than bench/results/quick-baseline.json, docs/PERFORMANCE.md).
@@ -19,8 +22,9 @@ import path from 'node:path';
 import readline from 'node:readline';
 
 const root = path.resolve(import.meta.dirname, '..');
-// The API tests run on each engine, side by side; the tests that use no database (contracts, the
-// benchmark's logic, the web app's components) go with the PostgreSQL run, the shorter of the two.
+// The API tests run on each engine, one after the other (each keeps both cores busy); the tests that
+// use no database (contracts, the benchmark's logic, the web app's components) go with the PostgreSQL
+// run, the shorter of the two.
 const pgliteTests = [
   'API tests (embedded PGlite)',
   'npx',
@@ -44,7 +48,8 @@ const testSteps = [
       ['typecheck', 'npm', ['run', 'typecheck', '--silent'], 'types'],
     ],
   },
-  { parallel: [pgliteTests, postgresTests] },
+  pgliteTests,
+  postgresTests,
   ['build the web app', 'npm', ['run', 'build', '--silent']],
   ['browser tests (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e']],
 ];
@@ -64,13 +69,15 @@ const loadPostgres = [
   'load:pg',
 ];
 const loadSteps = [{ parallel: [loadPglite, loadPostgres] }];
-// CI: `npm test`, with its browser tests beside the load suite (both engines) and sqlmap
+// CI: `npm test`, with its browser tests beside sqlmap, then the load suite (both engines side by side)
 // (docs/SECURITY.md). None of these asserts a latency: the browser tests wait for what a person would
 // see, the load suite checks correctness under load, and sqlmap's time-based checks use a fixed 10 s
 // threshold. The unit and API tests keep both cores busy on their own; the browser tests wait on the
-// browser and sqlmap on its round trips (one request at a time), so those two go with the load suite.
+// browser and sqlmap on its round trips (one request at a time), so those two share the cores.
 // (From 2026-11-22 sqlmap ran beside the unit and API tests: with the cores already busy each of its
-// requests waited its turn, and that group grew by 60 %: 865 s of a CI run on a slow machine.)
+// requests waited its turn, and that group grew by 60 %: 865 s of a CI run on a slow machine. Until
+// 2026-11-25 the browser tests, sqlmap and both load runs went side by side, four at once: 500 s, where
+// alone they took 200 s, 107 s and 205 s, and a search then took over a second to show in the browser.)
 const browserTests = testSteps.at(-1);
 // The issue's targets (search, filters, sort, paging, login) on the PostgreSQL server: both engines run
 // the same parameterized statements from the same code, and one engine's sqlmap costs CI about two
@@ -85,7 +92,8 @@ const sqlmap = [
 ];
 const ciSteps = [
   ...testSteps.slice(0, -1),
-  { parallel: [[...browserTests, 'e2e'], loadPglite, loadPostgres, sqlmap] },
+  { parallel: [[...browserTests, 'e2e'], sqlmap] },
+  ...loadSteps,
   // Without the naive baseline: CI judges only regressions against quick-baseline.json, never the ratio
   // to naive SQL, and the naive queries took about 25 s of a run on a slow machine.
   ['benchmark (quick)', 'npm', ['run', 'bench', '--silent', '--', '--quick', '--no-baseline']],

@@ -50,11 +50,20 @@ const SECRETS = /scrypt\$\d|password_?hash|totp_?secret|code_hash|token_hash/i;
  * What accepted writes sent: an accepted PATCH may store a hostile string (a city named
  * "' UNION SELECT password_hash …") that later answers return as data. That is an echo, not a leak.
  */
-let stored = '';
+const STORED_CHARS = 500_000;
+// The newest writes, oldest first; joined only when a body matches a pattern (rare). Appending to one
+// string and slicing it flattened 500 KB per accepted write: 3 % of a fuzz run's CPU in memmove.
+const stored: string[] = [];
+let storedChars = 0;
+let storedJoined: string | null = '';
 const sentText = (c: { url: string; payload?: string | Buffer }) =>
   `${safeDecode(c.url)} ${c.payload === undefined ? '' : String(c.payload)}`.toLowerCase();
 function rememberStored(c: { url: string; payload?: string | Buffer }) {
-  stored = (stored + ' ' + sentText(c)).slice(-500_000);
+  const text = sentText(c);
+  stored.push(text);
+  storedChars += text.length + 1;
+  storedJoined = null;
+  while (storedChars - stored[0]!.length - 1 >= STORED_CHARS) storedChars -= stored.shift()!.length + 1;
 }
 
 /** The first match of `pattern` in `body` that neither this request nor an accepted write sent. */
@@ -64,7 +73,8 @@ function unsent(body: string, pattern: RegExp, c: { url: string; payload?: strin
     const text = m[0].toLowerCase();
     // JSON bodies escape what they echo: compare against both forms.
     const escaped = JSON.stringify(text).slice(1, -1);
-    if (![sent, stored].some((s) => s.includes(text) || s.includes(escaped))) return m[0];
+    storedJoined ??= stored.join(' ');
+    if (![sent, storedJoined].some((s) => s.includes(text) || s.includes(escaped))) return m[0];
   }
   return null;
 }

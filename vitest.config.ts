@@ -4,6 +4,22 @@ import type { InlineConfig } from 'vitest/node';
 /** Server test files that use vi.mock: they run isolated (see the `server` project). */
 const SERVER_MOCKING = ['apps/server/src/features/auth/login-throttle.test.ts'];
 
+/**
+ * Server test files that never open the configured database: pure logic, the embedded engine's own
+ * client, the embedded database's backup. The PostgreSQL run (TEST_DATABASE_URL, scripts/test.mjs)
+ * leaves them to the PGlite run rather than repeat them: about 70 s of a CI run on a slow machine.
+ */
+const ENGINE_INDEPENDENT = [
+  'apps/server/src/db/pglite-client.test.ts',
+  'apps/server/src/features/auth/password.test.ts',
+  'apps/server/src/features/backup/backup.test.ts',
+  'apps/server/src/features/imports/record-fast-path.test.ts',
+  'apps/server/src/features/imports/record-sources.test.ts',
+  'apps/server/src/features/properties/record-codec.test.ts',
+  'apps/server/src/lib/*.test.ts',
+];
+const onPostgres = !!process.env.TEST_DATABASE_URL;
+
 /** What the two server projects share. */
 const serverTest = {
   environment: 'node',
@@ -37,7 +53,7 @@ export default defineConfig({
           ...serverTest,
           name: 'server',
           include: ['apps/server/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...SERVER_MOCKING],
+          exclude: [...configDefaults.exclude, ...SERVER_MOCKING, ...(onPostgres ? ENGINE_INDEPENDENT : [])],
           // A worker's files share one module graph instead of each importing the app anew (about a
           // second of CPU per file, some 100 CPU-seconds of a run on the embedded engine). Nothing in the
           // server keeps state in a module that one file could leave for another: caches are keyed by
@@ -77,6 +93,10 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
           environment: 'node',
+          // Each file's portal opens a copy of one migrated database, and hashes the seeded and typed
+          // passwords at test cost, as the API tests do (serverTest above).
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          env: { TEST_SCRYPT_LOG_N: '10' },
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // expect.poll's default of 1 s is less than one search takes when CI runs the load suite and

@@ -7,7 +7,8 @@ const SERVER_MOCKING = ['apps/server/src/features/auth/login-throttle.test.ts'];
 /**
  * Server test files that never open the configured database: pure logic, the embedded engine's own
  * client, the embedded database's backup. The PostgreSQL run (TEST_DATABASE_URL, scripts/test.mjs)
- * leaves them to the PGlite run rather than repeat them: about 70 s of a CI run on a slow machine.
+ * leaves them to the PGlite run rather than repeat them (with synchronous_commit off in test/helpers.ts,
+ * that run went from 264 s to 188 s in CI on a slow machine).
  */
 const ENGINE_INDEPENDENT = [
   'apps/server/src/db/pglite-client.test.ts',
@@ -99,8 +100,8 @@ export default defineConfig({
           env: { TEST_SCRYPT_LOG_N: '10' },
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          // expect.poll's default of 1 s is less than one search takes when CI runs the load suite and
-          // sqlmap beside these tests on 2 cores; a person waits too, so it matches the pages' 15 s.
+          // expect.poll's default of 1 s is less than a search took on a busy 2-core CI machine (three
+          // tests failed so on 2026-11-25); a person waits too, so it matches the pages' 15 s.
           expect: { poll: { timeout: 15_000 } },
           // One browser and one server per file; files run one at a time on a 2-core machine.
           fileParallelism: false,

@@ -4,16 +4,15 @@
 //
 //   node scripts/test.mjs [NAME]      the checks of `npm test` (only those whose name matches NAME, a regex)
 //   node scripts/test.mjs --load      `npm run test:load`: the fault/load suite on both engines
-//   node scripts/test.mjs --ci        CI (.ci/run): `npm test`, its browser tests beside the load suite and
-//                                     sqlmap, then the quick benchmark
+//   node scripts/test.mjs --ci        CI (.ci/run): `npm test`, then the load suite with sqlmap beside it,
+//                                     then the quick benchmark
 //
 // A step is [name, command, args]; { parallel: [steps] } runs its steps side by side (each line of their
-// output prefixed with the step's tag) and fails if any of them fails, once all have ended. Only steps
-// that leave a core idle for much of their time go side by side (sqlmap waits on its round trips, the
-// browser tests on the browser, each load run on one busy process at a time). Two steps that each keep
-// both cores busy take longer side by side than one after the other: on the 2-core CI machine of
-// 2026-11-25 the two API runs took 679 s together against 289 s + 240 s in turn (more processes than
-// cores; a context switch and a page fault are dear on that virtual machine).
+// output prefixed with the step's tag) and fails if any of them fails, once all have ended. Steps go
+// side by side only where that was measured to be faster than one after the other. Two steps that each
+// keep both cores busy take longer side by side: on the 2-core CI machine of 2026-11-25 the two API runs
+// took 679 s together against 289 s + 240 s in turn (more processes than cores; a context switch and a
+// page fault are dear on that virtual machine).
 //
 // The benchmark is not a test: CI runs its quick variant last, alone, since it measures speed (it fails
 // only when a figure is more than 3x worse than bench/results/quick-baseline.json, docs/PERFORMANCE.md).

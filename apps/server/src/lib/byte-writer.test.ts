@@ -21,6 +21,18 @@ describe('ByteWriter', () => {
     expect(Buffer.from(bytes).toString()).toBe('abc');
   });
 
+  it('takes what was written and starts again empty, leaving what it gave untouched', () => {
+    const w = new ByteWriter(8);
+    w.write('first batch');
+    const first = w.take();
+    expect(w.length).toBe(0);
+    w.write('second');
+    const second = w.take();
+    expect(Buffer.from(first).toString()).toBe('first batch');
+    expect(Buffer.from(second).toString()).toBe('second');
+    expect(second.buffer.byteLength).toBe(6);
+  });
+
   it('is empty before anything is written', () => {
     expect(new ByteWriter().toBytes().length).toBe(0);
   });

@@ -332,10 +332,13 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
   // A sparse record: served as the contract's full form, not as typed.
   const sparse = { StreetName: 'ELM ST', Account: 'S-1' };
 
-  /** About 3 MB (several 1 MB blocks): a BOM, CRLF line ends, blank lines. */
+  /**
+   * About 7 MB: a BOM, CRLF line ends, blank lines, and more 1 MB blocks than the threads hold at once,
+   * so later reads go into the buffers of blocks already parsed.
+   */
   function largeFile(name: string, extra: string[] = []) {
     const lines = [spaced, JSON.stringify(sparse), ''];
-    for (let i = 1; i <= 6000; i++)
+    for (let i = 1; i <= 12_000; i++)
       lines.push(
         JSON.stringify({
           Account: `P${i}`,
@@ -350,13 +353,13 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
     const here = await buildClient(ctx.db);
     const pooled = await buildClient(ctx.db);
     const p = largeFile('large.jsonl');
-    expect(fs.statSync(p).size).toBeGreaterThan(3 * 1024 * 1024);
+    expect(fs.statSync(p).size).toBeGreaterThan(6 * 1024 * 1024);
     expect((await importWith(here.id, p, 0)).ok).toBe(true);
     const outcome = await importWith(pooled.id, p, 2);
-    expect(outcome).toMatchObject({ ok: true, total: 6002 });
+    expect(outcome).toMatchObject({ ok: true, total: 12_002 });
 
     const [a, b] = [await storedRows(here.id), await storedRows(pooled.id)];
-    expect(b).toHaveLength(6002);
+    expect(b).toHaveLength(12_002);
     expect(b).toEqual(a);
     const byAccount = new Map(b.map((r) => [r.account, unpackRecord(r.record)]));
     expect(byAccount.get('C-1')).toBe(JSON.stringify(canonical));
@@ -376,12 +379,12 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
     const pooled = await importWith(client.id, p, 2);
     expect(pooled.errors).toEqual(here.errors);
     expect(pooled.errors).toEqual([
-      'line 6004: Account: P17 appears again (first on line 20)',
-      expect.stringMatching(/^line 6005: not valid JSON \(/),
-      'line 6006: LandValue: expected a number, got "N/A"',
-      'line 6007: expected a JSON object (one property record), got a list',
+      'line 12004: Account: P17 appears again (first on line 20)',
+      expect.stringMatching(/^line 12005: not valid JSON \(/),
+      'line 12006: LandValue: expected a number, got "N/A"',
+      'line 12007: expected a JSON object (one property record), got a list',
     ]);
-    expect(pooled).toMatchObject({ ok: false, total: 6006 });
+    expect(pooled).toMatchObject({ ok: false, total: 12_006 });
     expect(await rollTableExists(pooled.run.id)).toBe(false);
   }, 120_000);
 });

@@ -11,7 +11,8 @@ import { rollsRepository, type ImportRun } from './rolls.repository.ts';
  * worker threads.
  */
 export type RecordSource = (() => AsyncIterable<SourceRecord>) & {
-  lineBlocks?: () => AsyncIterable<LineBlock>;
+  /** `spare` offers buffers of blocks already parsed, for the next reads (see PreparePool.spareBuffer). */
+  lineBlocks?: (spare?: () => ArrayBuffer | undefined) => AsyncIterable<LineBlock>;
   bytes?: number;
 };
 
@@ -82,7 +83,7 @@ async function* preparedBatches(
   if (pool && source.lineBlocks) {
     const threads = await pool;
     const inFlight: Promise<PreparedBatch>[] = [];
-    for await (const block of source.lineBlocks()) {
+    for await (const block of source.lineBlocks(threads.spareBuffer)) {
       const next = threads.prepare(block, target, checkOnly());
       // Awaited in order below; until then a failure must not count as unhandled.
       next.catch(() => {});

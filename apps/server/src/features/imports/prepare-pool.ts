@@ -18,7 +18,8 @@ export interface PrepareRequest {
   checkOnly: boolean;
 }
 
-export type PrepareResponse = { id: number; batch: PreparedBatch } | { id: number; error: string };
+export type PrepareResponse =
+  { id: number; batch: PreparedBatch; spare: ArrayBuffer } | { id: number; error: string };
 
 /**
  * Threads for a pool: one per core, less the core the embedded engine's own thread keeps busy storing
@@ -37,6 +38,8 @@ export class PreparePool {
   #nextId = 1;
   #turn = 0;
   #failure: Error | null = null;
+  /** Buffers of blocks the threads have parsed, for the reader's next reads (bounded: see below). */
+  readonly #spare: ArrayBuffer[] = [];
 
   private constructor(workers: Worker[]) {
     this.#workers = workers;
@@ -45,6 +48,8 @@ export class PreparePool {
         const waiting = this.#pending.get(res.id);
         if (!waiting) return;
         this.#pending.delete(res.id);
+        // No more than the blocks that can be in flight at once are kept (one per thread, one more).
+        if ('spare' in res && this.#spare.length <= this.#workers.length) this.#spare.push(res.spare);
         if ('batch' in res) waiting.resolve(res.batch);
         else waiting.reject(new Error(`preparing records failed: ${res.error}`));
       });
@@ -65,6 +70,9 @@ export class PreparePool {
   get size(): number {
     return this.#workers.length;
   }
+
+  /** A buffer of a block already parsed, no longer used by anyone, or undefined (see LineBlock). */
+  readonly spareBuffer = (): ArrayBuffer | undefined => this.#spare.pop();
 
   /** Prepares a block on the next thread in turn; answers come back per block, in any order. */
   prepare(block: LineBlock, target: RollTarget, checkOnly: boolean): Promise<PreparedBatch> {

@@ -16,8 +16,10 @@ port.on('message', (req: PrepareRequest) => {
   let transfer: ArrayBuffer[] = [];
   try {
     const batch = prepareRecords(jsonlRecords(req.block), req.target, req.checkOnly);
-    res = { id: req.id, batch };
-    transfer = transferList(batch.copy, batch.recordCopy);
+    // The block's buffer goes back too, for a later read (PreparePool.spareBuffer).
+    const spare = req.block.bytes.buffer as ArrayBuffer;
+    res = { id: req.id, batch, spare };
+    transfer = [...transferList(batch.copy, batch.recordCopy), spare];
   } catch (err) {
     res = { id: req.id, error: (err as Error).stack ?? String(err) };
   }

@@ -80,6 +80,48 @@ describe('JSON Lines source', () => {
     expect(values(items)[1]).toMatch(/^not valid JSON/);
   });
 
+  it('decodes invalid UTF-8 as U+FFFD within its line, leaving the next line whole', async () => {
+    // A stray continuation byte, and a three-byte character cut off by the line break.
+    const bytes = Buffer.concat([
+      Buffer.from('{"Account":"1","Owner":"A'),
+      Buffer.from([0x80]),
+      Buffer.from('B"}\n{"Account":"2","Owner":"C'),
+      Buffer.from([0xe2, 0x82]),
+      Buffer.from('\n{"Account":"3","Owner":"ÉD"}\n'),
+    ]);
+    const p = path.join(dir, `f${++n}.jsonl`);
+    fs.writeFileSync(p, bytes);
+    const items = await collect(jsonlSource(p));
+    expect(values(items)[0]).toEqual({ Account: '1', Owner: 'A\uFFFDB' });
+    expect(values(items)[1]).toMatch(/^not valid JSON/);
+    expect(values(items)[2]).toEqual({ Account: '3', Owner: 'ÉD' });
+    expect(lines(items)).toEqual([1, 2, 3]);
+  });
+
+  it('reads into the spare buffers of blocks already parsed, and keeps every line whole', async () => {
+    // About 6 MB in lines of about 3 kB, some cut by a read: spare buffers are overwritten by later reads.
+    const body = Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({ Account: String(i + 1), Owner: `${'Ø'.repeat(i % 5)}${String(i).repeat(700)}` }),
+    );
+    const source = jsonlSource(file('jsonl', `${body.join('\n')}\n`));
+    const spare: ArrayBuffer[] = [];
+    const handedOut = new Set<ArrayBuffer>();
+    let reused = 0;
+    const got: string[] = [];
+    for await (const block of source.lineBlocks!(() => {
+      const b = spare.pop();
+      if (b) handedOut.add(b);
+      return b;
+    })) {
+      if (handedOut.has(block.bytes.buffer as ArrayBuffer)) reused++;
+      got.push(...Buffer.from(block.bytes).toString('utf8').split('\n').slice(0, -1));
+      // Parsed: its buffer is free for a later read.
+      spare.push(block.bytes.buffer as ArrayBuffer);
+    }
+    expect(got).toEqual(body);
+    expect(reused).toBeGreaterThan(3);
+  });
+
   it('reports reading progress in bytes', async () => {
     const text = `${'{"Account":"1"}\n'.repeat(1000)}`;
     const seen: number[] = [];

@@ -126,8 +126,7 @@ export function prepareRecords(
 ): PreparedBatch {
   const records: PreparedRecord[] = [];
   const numberLike: string[] = [];
-  const copy = new ByteWriter();
-  const recordCopy = new ByteWriter();
+  const { copy, recordCopy } = writers;
   let rows = 0;
   for (const item of items) {
     if ('error' in item) {
@@ -159,5 +158,8 @@ export function prepareRecords(
     rows++;
     if (row.searchWords.some((w) => NUMBER_LIKE.test(w))) numberLike.push(row.account);
   }
-  return { records, copy: copy.toBytes(), recordCopy: recordCopy.toBytes(), rows, numberLike };
+  return { records, copy: copy.take(), recordCopy: recordCopy.take(), rows, numberLike };
 }
+
+/** The thread's writers, emptied by every batch (prepareRecords runs to its end without yielding). */
+const writers = { copy: new ByteWriter(), recordCopy: new ByteWriter() };

@@ -74,8 +74,8 @@ function abortable(source: RecordSource, signal: AbortSignal): RecordSource {
   if (!lineBlocks) return records;
   return Object.assign(records, {
     bytes: source.bytes,
-    lineBlocks: async function* () {
-      for await (const block of lineBlocks()) {
+    lineBlocks: async function* (spare?: () => ArrayBuffer | undefined) {
+      for await (const block of lineBlocks(spare)) {
         check();
         yield block;
       }

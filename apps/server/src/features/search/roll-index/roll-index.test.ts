@@ -7,7 +7,7 @@ import { setupTestApp } from '../../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../../test/factories.ts';
 import { searchRepository, type SearchCriteria, type SortKey } from '../search.repository.ts';
 import { pageWindow } from '../search.service.ts';
-import { compareC, RollIndexBuilder, type RollIndex } from './roll-index.ts';
+import { compareC, RollIndexBuilder, textRanks, WordDictionary, type RollIndex } from './roll-index.ts';
 import { RollIndexThread } from './roll-index.thread.ts';
 import { rollIndexRepository } from './roll-index.repository.ts';
 
@@ -329,5 +329,58 @@ describe('compareC', () => {
       return a.length - b.length;
     });
     expect([...values].sort(compareC)).toEqual(byBytes);
+  });
+});
+
+describe('textRanks', () => {
+  it('ranks values densely in collate "C" order, ties alike, empty values after all', () => {
+    const values = ['b', null, 'a', 'b', '\u{1F600}', '\uFB01', '', null, 'a'];
+    const { ranks, distinct } = textRanks(values);
+    // '' < 'a' < 'b' < U+FB01 < U+1F600 as UTF-8 bytes (UTF-16 would put the emoji before U+FB01).
+    expect([...ranks]).toEqual([2, 5, 1, 2, 4, 3, 0, 5, 1]);
+    expect(distinct).toBe(5);
+  });
+});
+
+describe('WordDictionary', () => {
+  it('numbers words in the order first seen, and finds them again', () => {
+    const d = new WordDictionary();
+    expect(['main', 'st', 'main', '12', 'st', ''].map((w) => d.id(w))).toEqual([0, 1, 0, 2, 1, 3]);
+    expect(d.size).toBe(4);
+  });
+
+  it('sorts and joins its words as sort() and join() would, past growth and wide characters', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 4 })), {
+          maxLength: 300,
+        }),
+        (words) => {
+          const d = new WordDictionary();
+          const ids = new Map<string, number>();
+          for (const w of [...words, ...words]) {
+            const id = d.id(w);
+            if (!ids.has(w)) ids.set(w, ids.size);
+            expect(id).toBe(ids.get(w));
+          }
+          const distinct = [...ids.keys()];
+          const order = d.sortedIds();
+          const sorted = [...distinct].sort();
+          expect([...order].map((id) => distinct[id])).toEqual(sorted);
+          const { text, lexOff } = d.lexicon(order);
+          expect(text).toBe(sorted.join(''));
+          expect([...lexOff].slice(1)).toEqual(sorted.map((_, k) => sorted.slice(0, k + 1).join('').length));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps 100,000 distinct words apart', () => {
+    const d = new WordDictionary();
+    const words = Array.from({ length: 100_000 }, (_, i) => (i * 7919).toString(36));
+    words.forEach((w, i) => expect(d.id(w)).toBe(i));
+    words.forEach((w, i) => expect(d.id(w)).toBe(i));
+    expect(d.size).toBe(100_000);
   });
 });

@@ -226,21 +226,34 @@ function compactColumn(values: Float64Array): Column {
   return Float32Array.from(values);
 }
 
-/** Sorts strings as collate "C" does, natively unless a surrogate makes UTF-16 order differ. */
-function sortC(values: string[]): string[] {
-  return values.some((v) => SURROGATE.test(v)) ? values.sort(compareC) : values.sort();
-}
-
-function textRanks(values: Array<string | null>): Ranks {
-  const unique = sortC([...new Set(values.filter((v): v is string => v !== null))]);
-  const rankOf = new Map<string, number>();
-  unique.forEach((v, i) => rankOf.set(v, i));
+/**
+ * Dense ranks of a text column in collate "C" order (nulls after every value). The rows are sorted by
+ * their values, with no set or map of the values: for a column of a million mostly distinct values
+ * those were 100 MB more at the moment the build thread held the most.
+ */
+export function textRanks(values: Array<string | null>): Ranks {
+  const rows: number[] = [];
+  for (let i = 0; i < values.length; i++) if (values[i] !== null && values[i] !== undefined) rows.push(i);
+  const wide = rows.some((row) => SURROGATE.test(values[row]!));
+  rows.sort(
+    wide
+      ? (a, b) => compareC(values[a]!, values[b]!)
+      : (a, b) => {
+          const x = values[a]!;
+          const y = values[b]!;
+          return x < y ? -1 : x > y ? 1 : 0;
+        },
+  );
   const ranks = new Uint32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    ranks[i] = v === null || v === undefined ? unique.length : rankOf.get(v)!;
+  let distinct = 0;
+  for (let k = 0; k < rows.length; k++) {
+    if (k > 0 && values[rows[k]!] !== values[rows[k - 1]!]) distinct++;
+    ranks[rows[k]!] = distinct;
   }
-  return narrowRanks(ranks, unique.length);
+  if (rows.length > 0) distinct++;
+  for (let i = 0; i < values.length; i++)
+    if (values[i] === null || values[i] === undefined) ranks[i] = distinct;
+  return narrowRanks(ranks, distinct);
 }
 
 function numberRanks(values: Float64Array): Ranks {
@@ -292,6 +305,137 @@ function rowsWith(flags: Uint8Array, bit: number): Uint32Array {
   const out = new GrowU32();
   for (let row = 0; row < flags.length; row++) if (flags[row]! & bit) out.push(row);
   return out.trimmed();
+}
+
+/**
+ * The distinct words of a roll, numbered 0, 1, 2, … in the order first seen, held in typed arrays: their
+ * characters end to end, where each starts, and an open-addressing hash table of ids. A Map and a string
+ * per word cost about 80 bytes a word; the benchmark's county of a million parcels has 2.7 million
+ * distinct words (account, map/lot and book/page numbers, mostly), and that Map was 210 MB of the build
+ * thread's 310 MB. Here a word costs its characters (a byte each, two beyond Latin-1) and about 16 bytes
+ * besides.
+ */
+export class WordDictionary {
+  /** One byte a character while every word is Latin-1 (nearly always), two once one is not. */
+  private chars: Uint8Array | Uint16Array = new Uint8Array(1 << 16);
+  private charCount = 0;
+  /** Word i is chars[starts[i], starts[i + 1]). */
+  private readonly starts = new GrowU32();
+  private readonly hashes = new GrowU32();
+  /** Slot → id + 1 (0: empty); at most half full. */
+  private table = new Uint32Array(1 << 12);
+
+  constructor() {
+    this.starts.push(0);
+  }
+
+  get size(): number {
+    return this.hashes.length;
+  }
+
+  /** The word's id, numbering it when new. */
+  id(word: string): number {
+    const hash = hashWord(word);
+    const mask = this.table.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = this.table[slot]!;
+      if (entry === 0) break;
+      if (this.hashes.data[entry - 1] === hash && this.equals(entry - 1, word)) return entry - 1;
+    }
+    const id = this.hashes.length;
+    this.append(word);
+    this.starts.push(this.charCount);
+    this.hashes.push(hash);
+    if ((id + 1) * 2 > this.table.length) this.rehash(this.table.length * 2);
+    else this.place(id);
+    return id;
+  }
+
+  /**
+   * The ids in the order of their words, as sort() orders strings (by UTF-16 code unit), compared where
+   * they are held: a string per word would be 75 MB more for a million-parcel county, for a moment.
+   */
+  sortedIds(): Uint32Array {
+    const { chars } = this;
+    const starts = this.starts.data;
+    const ids = Array.from({ length: this.size }, (_, id) => id);
+    ids.sort((a, b) => {
+      let i = starts[a]!;
+      let j = starts[b]!;
+      const iEnd = starts[a + 1]!;
+      const jEnd = starts[b + 1]!;
+      for (; i < iEnd && j < jEnd; i++, j++) {
+        const d = chars[i]! - chars[j]!;
+        if (d !== 0) return d;
+      }
+      return iEnd - i - (jEnd - j);
+    });
+    return Uint32Array.from(ids);
+  }
+
+  /** The words in the given order, end to end, and where each ends (lexOff[k + 1]). */
+  lexicon(order: Uint32Array): { text: string; lexOff: Uint32Array } {
+    const { chars } = this;
+    const starts = this.starts.data;
+    const out =
+      chars instanceof Uint16Array ? new Uint16Array(this.charCount) : new Uint8Array(this.charCount);
+    const lexOff = new Uint32Array(order.length + 1);
+    let at = 0;
+    for (let k = 0; k < order.length; k++) {
+      const id = order[k]!;
+      for (let c = starts[id]!; c < starts[id + 1]!; c++) out[at++] = chars[c]!;
+      lexOff[k + 1] = at;
+    }
+    const bytes = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+    return { text: bytes.toString(out instanceof Uint16Array ? 'utf16le' : 'latin1'), lexOff };
+  }
+
+  /** Forgets every word. */
+  clear() {
+    this.chars = new Uint8Array(0);
+    this.charCount = 0;
+    this.starts.clear();
+    this.hashes.clear();
+    this.table = new Uint32Array(0);
+  }
+
+  private append(word: string) {
+    let wide = this.chars instanceof Uint16Array;
+    if (!wide) for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) > 0xff) wide = true;
+    const need = this.charCount + word.length;
+    if (need > this.chars.length || (wide && this.chars instanceof Uint8Array)) {
+      const grown = wide ? new Uint16Array(Math.max(this.chars.length * 2, need)) : new Uint8Array(need * 2);
+      grown.set(this.chars.subarray(0, this.charCount));
+      this.chars = grown;
+    }
+    for (let i = 0; i < word.length; i++) this.chars[this.charCount++] = word.charCodeAt(i);
+  }
+
+  private equals(id: number, word: string): boolean {
+    const start = this.starts.data[id]!;
+    if (this.starts.data[id + 1]! - start !== word.length) return false;
+    for (let i = 0; i < word.length; i++) if (this.chars[start + i] !== word.charCodeAt(i)) return false;
+    return true;
+  }
+
+  private place(id: number) {
+    const mask = this.table.length - 1;
+    let slot = this.hashes.data[id]! & mask;
+    while (this.table[slot] !== 0) slot = (slot + 1) & mask;
+    this.table[slot] = id + 1;
+  }
+
+  private rehash(slots: number) {
+    this.table = new Uint32Array(slots);
+    for (let id = 0; id < this.hashes.length; id++) this.place(id);
+  }
+}
+
+/** FNV-1a over the UTF-16 code units, 32 bits. */
+function hashWord(word: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** Numbers distinct strings 0, 1, 2, … in the order they are first seen. */
@@ -362,7 +506,7 @@ export class RollIndexBuilder {
   private readonly flags = new Grow((n) => new Uint8Array(n));
   private readonly land = new ValueListsBuilder();
   private readonly styles = new ValueListsBuilder();
-  private readonly words = new Dictionary();
+  private readonly words = new WordDictionary();
   private readonly fwdOff = new GrowU32();
   private readonly fwd = new GrowU32();
   /** Each row's codes, each followed by NUL: a prefix (no NUL in it) can only match within one code. */
@@ -407,6 +551,20 @@ export class RollIndexBuilder {
    */
   async finish(pause: () => Promise<void> = async () => {}): Promise<RollIndex> {
     const n = this.accounts.length;
+    // Words first: the dictionary is the largest thing the builder holds (2.7 million distinct words in
+    // the benchmark's county of a million parcels), so it is renumbered and dropped before the sorts
+    // below need their working memory. (Dropped last, it put the server's peak at 975–1,040 MB.) The
+    // lexicon is in sorted order: a prefix's words are then one contiguous range of ids.
+    const w = this.words.size;
+    const sorted = this.words.sortedIds();
+    const newId = new Uint32Array(w);
+    for (let i = 0; i < w; i++) newId[sorted[i]!] = i;
+    const { text: lexicon, lexOff } = this.words.lexicon(sorted);
+    this.words.clear();
+    // Renumbered in place: a trimmed copy would add the whole array again for a moment.
+    const fwdRaw = this.fwd.data.subarray(0, this.fwd.length);
+    for (let i = 0; i < fwdRaw.length; i++) fwdRaw[i] = newId[fwdRaw[i]!]!;
+    await pause();
     // Account order: account_key bytewise, then the load order, which is the database's own order of
     // `account` (the builder reads the roll by primary key), as the SQL tie-break `account_key, account`.
     const accountRanks = textRanks(this.accountKeys.take()).ranks;
@@ -438,18 +596,9 @@ export class RollIndexBuilder {
     };
 
     await pause();
-    // Lexicon in sorted order: a prefix's words are then one contiguous range of ids.
-    const sortedWords = [...this.words.values].sort();
-    const newId = new Uint32Array(sortedWords.length);
-    sortedWords.forEach((w, i) => (newId[this.words.id(w)] = i));
-    this.words.clear();
-    const fwdRaw = this.fwd.trimmed();
+    const forward = permuteCsr(this.fwdOff.data.subarray(0, this.fwdOff.length), fwdRaw, loadOfRow);
     this.fwd.clear();
-    for (let i = 0; i < fwdRaw.length; i++) fwdRaw[i] = newId[fwdRaw[i]!]!;
-    await pause();
-    const forward = permuteCsr(this.fwdOff.trimmed(), fwdRaw, loadOfRow);
     this.fwdOff.clear();
-    const w = sortedWords.length;
     const postOff = new Uint32Array(w + 1);
     for (let i = 0; i < forward.data.length; i++) postOff[forward.data[i]! + 1]!++;
     for (let i = 0; i < w; i++) postOff[i + 1]! += postOff[i]!;
@@ -459,8 +608,6 @@ export class RollIndexBuilder {
       for (let j = forward.off[row]!; j < forward.off[row + 1]!; j++)
         postings[fill[forward.data[j]!]!++] = row;
     await pause();
-    const lexOff = new Uint32Array(w + 1);
-    for (let i = 0; i < w; i++) lexOff[i + 1] = lexOff[i]! + sortedWords[i]!.length;
 
     const accounts = joinInRowOrder(this.accounts);
     await pause();
@@ -520,7 +667,7 @@ export class RollIndexBuilder {
       size: n,
       accountText: accounts.text,
       accOff: accounts.off,
-      lexicon: sortedWords.join(''),
+      lexicon,
       lexOff,
       postOff,
       postings,

@@ -38,7 +38,7 @@ export class ByteWriter {
    * What was written (as toBytes), leaving the writer empty but keeping its buffer for the next text.
    * An import thread writes a batch after batch of about the same size: a writer of its own per batch
    * grew four or five times each, every new buffer fresh memory from the operating system, which some
-   * machines are slow to hand out (measured: a quarter of a 40,000-record import's page faults).
+   * machines are slow to hand out (measured: 5–9 % of a 40,000-record import's page faults).
    */
   take(): Uint8Array<ArrayBuffer> {
     const bytes = this.toBytes();

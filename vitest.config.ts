@@ -21,17 +21,23 @@ const ENGINE_INDEPENDENT = [
 ];
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 
-/** What the two server projects share. */
-const serverTest = {
+/** What every project that starts the server shares: the server projects and the browser tests. */
+const portalUnderTest = {
   environment: 'node',
+  // One migrated database, copied for each test file (or each browser test file's portal).
   globalSetup: ['apps/server/test/global-setup.ts'],
-  testTimeout: 30_000,
-  hookTimeout: 60_000,
   // Passwords hashed at scrypt's N = 2^10 instead of 2^15 (features/auth/password.ts: only when
   // NODE_ENV=test), as Django's test settings swap in a fast hasher: at full cost every hash takes 32 MiB
   // of fresh memory and 60–180 ms, and the API tests hash and verify thousands of times (the route
   // fuzzer alone signs in 1,000 times). password.test.ts still checks the full cost outside a test run.
   env: { TEST_SCRYPT_LOG_N: '10' },
+} satisfies InlineConfig;
+
+/** What the two server projects share. */
+const serverTest = {
+  ...portalUnderTest,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
 } satisfies InlineConfig;
 
 export default defineConfig({
@@ -91,13 +97,9 @@ export default defineConfig({
       },
       {
         test: {
+          ...portalUnderTest,
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
-          environment: 'node',
-          // Each file's portal opens a copy of one migrated database, and hashes the seeded and typed
-          // passwords at test cost, as the API tests do (serverTest above).
-          globalSetup: ['apps/server/test/global-setup.ts'],
-          env: { TEST_SCRYPT_LOG_N: '10' },
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // expect.poll's default of 1 s is less than a search took on a busy 2-core CI machine (three

@@ -404,7 +404,9 @@ export class WordDictionary {
     if (!wide) for (let i = 0; i < word.length; i++) if (word.charCodeAt(i) > 0xff) wide = true;
     const need = this.charCount + word.length;
     if (need > this.chars.length || (wide && this.chars instanceof Uint8Array)) {
-      const grown = wide ? new Uint16Array(Math.max(this.chars.length * 2, need)) : new Uint8Array(need * 2);
+      // Doubled when full (amortised appends); the same size when only widening to 16-bit characters.
+      const size = need > this.chars.length ? Math.max(this.chars.length * 2, need) : this.chars.length;
+      const grown = wide ? new Uint16Array(size) : new Uint8Array(size);
       grown.set(this.chars.subarray(0, this.charCount));
       this.chars = grown;
     }

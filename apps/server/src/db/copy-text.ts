@@ -34,12 +34,15 @@ export function copyBoolean(value: boolean): string {
   return value ? 't' : 'f';
 }
 
+const QUOTE_OR_BACKSLASH = /["\\]/;
+
 /** A text[] value: every element quoted, so commas, braces, spaces and the word NULL stay text. */
 export function copyTextArray(values: readonly string[]): string {
   let literal = '{';
   for (let i = 0; i < values.length; i++) {
     if (i > 0) literal += ',';
-    literal += `"${values[i]!.replace(/["\\]/g, '\\$&')}"`;
+    const v = values[i]!;
+    literal += `"${QUOTE_OR_BACKSLASH.test(v) ? v.replace(/["\\]/g, '\\$&') : v}"`;
   }
   return copyText(`${literal}}`);
 }

@@ -60,29 +60,66 @@ export function queryParts(query: string): QueryPart[] {
  * `ltrim(regexp_replace(lower(x), '[^a-z0-9]+', '-', 'g'), '-')`.
  */
 export function codeKey(value: string): string {
-  return fold(value)
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+/, '');
+  const folded = fold(value);
+  // Most codes (`001-001`, `74`, `35340-126`) already read that way.
+  if (CODE_FORM.test(folded)) return folded;
+  return folded.replace(/[^a-z0-9]+/g, '-').replace(/^-+/, '');
 }
+
+const CODE_FORM = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Words indexed for one field value. */
 export function indexTerms(value: string | null | undefined, into: Set<string>): void {
   if (!value) return;
-  for (const raw of fold(value).split(SEPARATORS)) {
-    if (!raw) continue;
-    // Most words are letters and digits alone: nothing to drop, nothing to split.
-    if (PLAIN_WORD.test(raw)) {
-      into.add(raw.length > MAX_TOKEN ? raw.slice(0, MAX_TOKEN) : raw);
-      continue;
-    }
-    const joined = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);
-    if (joined) into.add(joined);
-    const parts = raw.split(NON_ALNUM);
-    if (parts.length > 1) {
-      for (const p of parts) {
-        const t = toAscii(p).slice(0, MAX_TOKEN);
-        if (t) into.add(t);
+  // ASCII text (nearly every roll's): words cut by a scan instead of a Unicode-aware split (an import
+  // indexes about ten values a record).
+  if (ASCII.test(value)) {
+    asciiTerms(value.toLowerCase(), into);
+    return;
+  }
+  for (const raw of fold(value).split(SEPARATORS)) if (raw) wordTerms(raw, into);
+}
+
+/** ASCII characters in SEPARATORS: whitespace and `,;/&+()[]{}|`. */
+const ASCII_SEPARATOR = (() => {
+  const table = new Uint8Array(128);
+  for (const c of '\t\n\v\f\r ,;/&+()[]{}|') table[c.charCodeAt(0)] = 1;
+  return table;
+})();
+
+/** indexTerms of lower-case ASCII text: what splitting it by SEPARATORS and wordTerms give, in order. */
+function asciiTerms(text: string, into: Set<string>) {
+  let start = 0;
+  let plain = true;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) continue;
+    if (ASCII_SEPARATOR[c] === 1) {
+      if (i > start) {
+        const raw = text.slice(start, i);
+        if (plain) into.add(raw.length > MAX_TOKEN ? raw.slice(0, MAX_TOKEN) : raw);
+        else wordTerms(raw, into);
       }
+      start = i + 1;
+      plain = true;
+    } else plain = false;
+  }
+}
+
+/** The indexed words of one word between separators. */
+function wordTerms(raw: string, into: Set<string>) {
+  // Most words are letters and digits alone: nothing to drop, nothing to split.
+  if (PLAIN_WORD.test(raw)) {
+    into.add(raw.length > MAX_TOKEN ? raw.slice(0, MAX_TOKEN) : raw);
+    return;
+  }
+  const joined = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);
+  if (joined) into.add(joined);
+  const parts = raw.split(NON_ALNUM);
+  if (parts.length > 1) {
+    for (const p of parts) {
+      const t = toAscii(p).slice(0, MAX_TOKEN);
+      if (t) into.add(t);
     }
   }
 }
@@ -106,10 +143,38 @@ export function prefixTsQuery(terms: string[]): string {
  */
 export function naturalKey(value: string | null | undefined): string | null {
   if (value == null) return null;
-  const folded = fold(value).replace(/\s+/g, ' ').trim();
+  let folded = fold(value);
+  // An import makes five of these a record: the common value (single spaces, a digit run or two) skips
+  // the regular expressions that would change nothing in it.
+  if (UNTIDY_SPACE.test(folded)) folded = folded.replace(/\s+/g, ' ').trim();
   if (!folded) return null;
-  return folded.replace(/\d+/g, (d) => {
-    const n = d.replace(/^0+(?=\d)/, '');
-    return n.length >= 12 ? n : n.padStart(12, '0');
-  });
+  return HAS_DIGIT.test(folded) ? padDigitRuns(folded) : folded;
+}
+
+/** Whitespace that tidying would change: a run, a character other than the space, or at either end. */
+const UNTIDY_SPACE = /\s\s|[^\S ]|^\s|\s$/;
+const HAS_DIGIT = /\d/;
+const PAD = '000000000000';
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** Every run of digits without its leading zeros (one kept) and padded to 12 digits, as naturalKey sorts them. */
+function padDigitRuns(s: string): string {
+  let out = '';
+  let i = 0;
+  while (i < s.length) {
+    let j = i;
+    if (!isDigit(s.charCodeAt(i))) {
+      while (j < s.length && !isDigit(s.charCodeAt(j))) j++;
+      out += s.slice(i, j);
+    } else {
+      while (j < s.length && isDigit(s.charCodeAt(j))) j++;
+      let from = i;
+      while (from < j - 1 && s.charCodeAt(from) === 48) from++;
+      const digits = j - from;
+      out += digits >= PAD.length ? s.slice(from, j) : PAD.slice(digits) + s.slice(from, j);
+    }
+    i = j;
+  }
+  return out;
 }

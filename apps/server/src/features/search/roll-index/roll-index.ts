@@ -444,11 +444,6 @@ function hashWord(word: string): number {
 class Dictionary {
   private readonly idOf = new Map<string, number>();
   readonly values: string[] = [];
-  /** Forgets every value (the builder's word ids are renumbered by then). */
-  clear() {
-    this.idOf.clear();
-    this.values.length = 0;
-  }
   id(value: string): number {
     let id = this.idOf.get(value);
     if (id === undefined) {

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runPortal } from '../apps/server/bin/run-portal.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'apps/web');
@@ -26,8 +27,4 @@ if (stale) {
   const r = spawnSync('npm', ['run', 'build', '-w', '@opp/web', '--silent'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const r = spawnSync(process.execPath, [path.join(root, 'apps/server/bin/portal.mjs'), 'serve'], {
-  cwd: root,
-  stdio: 'inherit',
-});
-process.exit(r.status ?? 1);
+runPortal(['serve'], root);

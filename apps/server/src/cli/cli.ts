@@ -133,19 +133,32 @@ async function serve(args: string[], io: CliIo): Promise<number> {
       demo = await prepareOnStart(database, config, io);
     },
   });
+  // Stops once, however many times the signal comes: a terminal's Ctrl+C reaches both this process and
+  // the `portal` command that started it, which passes it on (bin/run-portal.mjs). A repeat must not
+  // fall through to Node's default action, which would end the process before the database is closed.
+  // Listening before the announcement: whoever waits for it may signal at once.
+  const stopped = new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      write(io.stdout, `\n${signal} received: finishing requests in flight, then stopping.`);
+      const done = () => {
+        process.off('SIGTERM', stop);
+        process.off('SIGINT', stop);
+        resolve();
+      };
+      server.close().then(done, done);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
   write(io.stdout, `Open Property Portal is running at ${server.url} (${describeDatabase(config)})`);
   const made = demo as DemoSummary | null;
   if (made) printLogins(io, made.logins, config.databaseUrl ? null : demoLoginsFile(config));
   else if (!config.databaseUrl && fs.existsSync(demoLoginsFile(config)))
     write(io.stdout, `Demo logins: see ${demoLoginsFile(config)}`);
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      write(io.stdout, `\n${signal} received: finishing requests in flight, then stopping.`);
-      server.close().then(resolve, resolve);
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
+  await stopped;
   return 0;
 }
 

@@ -183,6 +183,34 @@ describe(`process lifecycle (${engine})`, () => {
     expect(portal.output()).toMatch(/SIGTERM received: finishing requests in flight/);
   });
 
+  it('the portal command passes a stop on to its server: SIGTERM to the command alone, or Ctrl+C to the group', async () => {
+    const store = await freshStore();
+    stores.push(store);
+    const alive = async (url: string) =>
+      fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    // `docker stop`, `kill`, a service manager: the signal reaches the command's process only.
+    const alone = await startPortalProcess(store.env, 120_000, { viaCommand: true });
+    portals.push(alone);
+    expect(await alive(alone.url)).toBe(true);
+    alone.proc.kill('SIGTERM');
+    expect(await alone.exited).toEqual({ code: 0, signal: null });
+    expect(alone.output()).toMatch(/SIGTERM received: finishing requests in flight, then stopping/);
+    // The server stopped with it, and let go of the data folder or the database.
+    expect(await alive(alone.url)).toBe(false);
+
+    // A terminal's Ctrl+C: every process of the group gets SIGINT, the server once from the terminal and
+    // once from the command. It stops once and closes cleanly (a repeat must not end it before that).
+    const terminal = await startPortalProcess(store.env, 120_000, { viaCommand: true });
+    portals.push(terminal);
+    process.kill(-terminal.proc.pid!, 'SIGINT');
+    expect(await terminal.exited).toEqual({ code: 0, signal: null });
+    expect(terminal.output().match(/SIGINT received/g)).toHaveLength(1);
+    expect(await alive(terminal.url)).toBe(false);
+  });
+
   it('fails fast, with a clear message and no stack trace, when the database is unusable', async () => {
     const cases: { name: string; env: Record<string, string>; expect: RegExp }[] = [];
     cases.push({

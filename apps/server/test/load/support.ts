@@ -164,10 +164,22 @@ export interface PortalProcess {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs the real `portal` command (src/main.ts, as bin/portal.mjs does) with this environment. */
-export function spawnPortal(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(NODE_TS[0], [...NODE_TS.slice(1), MAIN, ...args], {
+/**
+ * Runs the real `portal` command (src/main.ts, as bin/portal.mjs does) with this environment. `viaCommand`
+ * runs bin/portal.mjs itself, which starts src/main.ts in a child, in a process group of its own (as a
+ * terminal would: the group's id is the command's pid).
+ */
+export function spawnPortal(
+  args: string[],
+  env: Record<string, string>,
+  options: { viaCommand?: boolean } = {},
+): ChildProcess {
+  const argv = options.viaCommand
+    ? [path.join(ROOT, 'apps/server/bin/portal.mjs'), ...args]
+    : [...NODE_TS.slice(1), MAIN, ...args];
+  return spawn(process.execPath, argv, {
     cwd: ROOT,
+    detached: options.viaCommand ?? false,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? os.tmpdir(),
@@ -186,8 +198,9 @@ export function spawnPortal(args: string[], env: Record<string, string>): ChildP
 export async function startPortalProcess(
   env: Record<string, string>,
   timeoutMs = 120_000,
+  options: { viaCommand?: boolean } = {},
 ): Promise<PortalProcess> {
-  const proc = spawnPortal(['serve'], env);
+  const proc = spawnPortal(['serve'], env, options);
   let out = '';
   proc.stdout!.on('data', (d) => (out += d));
   proc.stderr!.on('data', (d) => (out += d));
@@ -216,6 +229,14 @@ export async function startPortalProcess(
     exited,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      // The command's server too, wherever the command went (a SIGKILL is not passed on).
+      if (options.viaCommand) {
+        try {
+          process.kill(-proc.pid!, signal);
+        } catch {
+          // The group is gone.
+        }
+      }
       return exited;
     },
   };

@@ -134,8 +134,8 @@ export const rollsRepository = {
    * attaches it; attaching adopts the indexes and only checks the foreign keys. The builds run on up to
    * `parallel` connections (a PostgreSQL server builds two at once on two cores; PGlite runs them in turn),
    * one build a connection with no parallel workers of its own: the builds already share the cores, and
-   * workers beside the word index only slowed it (a 100,000-row roll's index phase 1.9–2.1 s with
-   * PostgreSQL's default two workers a build, 1.65–1.8 s without, on two cores).
+   * workers beside the word index only slowed it (a 100,000-row roll's index phase 1.95–2.15 s with
+   * PostgreSQL's default two workers a build, 1.65–1.85 s without, on two cores).
    * `sortMemory` caps each build's memory (`maintenance_work_mem`) for the session: only for PGlite, whose
    * one session is the whole database and whose WebAssembly memory never shrinks once grown.
    */

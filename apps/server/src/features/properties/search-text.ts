@@ -97,7 +97,7 @@ function asciiTerms(text: string, into: Set<string>) {
     if (ASCII_SEPARATOR[c] === 1) {
       if (i > start) {
         const raw = text.slice(start, i);
-        if (plain) into.add(raw.length > MAX_TOKEN ? raw.slice(0, MAX_TOKEN) : raw);
+        if (plain) into.add(raw.slice(0, MAX_TOKEN));
         else wordTerms(raw, into);
       }
       start = i + 1;
@@ -110,7 +110,7 @@ function asciiTerms(text: string, into: Set<string>) {
 function wordTerms(raw: string, into: Set<string>) {
   // Most words are letters and digits alone: nothing to drop, nothing to split.
   if (PLAIN_WORD.test(raw)) {
-    into.add(raw.length > MAX_TOKEN ? raw.slice(0, MAX_TOKEN) : raw);
+    into.add(raw.slice(0, MAX_TOKEN));
     return;
   }
   const joined = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);

@@ -134,21 +134,17 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     },
   });
   // Stops once, however many times the signal comes: a terminal's Ctrl+C reaches both this process and
-  // the `portal` command that started it, which passes it on (bin/run-portal.mjs). A repeat must not
-  // fall through to Node's default action, which would end the process before the database is closed.
-  // Listening before the announcement: whoever waits for it may signal at once.
+  // the `portal` command that started it, which passes it on (bin/run-portal.mjs), and that copy can come
+  // late, even after the close. A repeat must not fall through to Node's default action, which ends the
+  // process (by the signal, not with status 0), so the listeners stay until the process exits (they do
+  // not keep it alive). Listening before the announcement: whoever waits for it may signal at once.
   const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
       if (stopping) return;
       stopping = true;
       write(io.stdout, `\n${signal} received: finishing requests in flight, then stopping.`);
-      const done = () => {
-        process.off('SIGTERM', stop);
-        process.off('SIGINT', stop);
-        resolve();
-      };
-      server.close().then(done, done);
+      server.close().then(resolve, resolve);
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);

@@ -91,6 +91,26 @@ describe('COPY text values', () => {
     expect(rows.at(-1)).toMatchObject({ id: 99, t: null, j: null, n: null, b: false, a: [], v: [] });
   });
 
+  it('stores text handed over in pieces (a batch per piece) as the same text in one piece', async () => {
+    await t.database.db.execute(sql`create table copy_pieces (id int, t text)`);
+    const line = (id: number) => `${id}\t${copyText(AWKWARD[id % AWKWARD.length]!)}\n`;
+    const bytes = (ids: number[]) => new TextEncoder().encode(ids.map(line).join(''));
+    // Pieces of several rows, of one, an empty one (a block of blank lines), and the last.
+    await copyFrom(t.database.db, 'copy_pieces (id, t)', [
+      bytes([1, 2, 3]),
+      bytes([4]),
+      new Uint8Array(0),
+      bytes([5, 6, 7, 8, 9, 10, 11, 12, 13, 14]),
+    ]);
+    const rows = await queryRows<{ id: number; t: string }>(
+      t.database.db,
+      sql`select id, t from copy_pieces order by id`,
+    );
+    expect(rows).toEqual(
+      Array.from({ length: 14 }, (_, i) => ({ id: i + 1, t: AWKWARD[(i + 1) % AWKWARD.length] })),
+    );
+  });
+
   it('refuses a number the database could not store', () => {
     expect(() => copyNumber(Number.POSITIVE_INFINITY)).toThrow(/finite/);
     expect(() => copyNumber(Number.NaN)).toThrow(/finite/);

@@ -3,6 +3,12 @@
  * backslash escapes), for Database.copyFrom. Both engines read the same bytes.
  */
 
+/**
+ * Input for Database.copyFrom: text, its UTF-8 bytes, or those bytes in pieces (in order, each ending
+ * at a line break), which are handed on as they are rather than joined first.
+ */
+export type CopyInput = string | Uint8Array | readonly Uint8Array[];
+
 export const COPY_NULL = '\\N';
 
 const SPECIAL = /[\\\t\n\r]/;

@@ -14,7 +14,8 @@ import { from as copyFromStdin } from 'pg-copy-streams';
 import * as schema from './schema.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import { PgliteWorkerClient } from './pglite-client.ts';
-import { createPglite } from './pglite-create.ts';
+import { copyBlob, createPglite } from './pglite-create.ts';
+import type { CopyInput } from './copy-text.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; repositories accept either a Db or a Tx so a service can span several of them. */
@@ -34,9 +35,10 @@ export interface Database {
    * Bulk loading: `COPY <target> FROM …` with `data` as the input, in COPY's text format (a row a line,
    * tab-separated, `\N` for null). `target` is `table (column, …)`. Repositories reach it through
    * `copyFrom(db, …)` below. Bytes are UTF-8; on the embedded engine their buffer moves to its thread
-   * (the caller's array is left empty) when the array spans the whole buffer.
+   * (the caller's array is left empty) when the array spans the whole buffer. Bytes in pieces go as
+   * they are: joining them first was a copy of every byte into fresh memory.
    */
-  copyFrom(target: string, data: string | Uint8Array): Promise<void>;
+  copyFrom(target: string, data: CopyInput): Promise<void>;
   /** The embedded database's folder (null: in memory, or a PostgreSQL server). */
   readonly dataDir?: string | null;
   /**
@@ -105,7 +107,7 @@ export type DatabaseOptions =
 const bulkLoaders = new WeakMap<object, Database['copyFrom']>();
 
 /** `COPY <target> FROM …` on the database behind `db` (not a transaction: COPY runs on its own). */
-export async function copyFrom(db: Executor, target: string, data: string | Uint8Array): Promise<void> {
+export async function copyFrom(db: Executor, target: string, data: CopyInput): Promise<void> {
   const load = bulkLoaders.get(db);
   if (!load) throw new Error('copyFrom needs a database handle from openDatabase, not a transaction');
   await load(target, data);
@@ -178,7 +180,7 @@ async function openPglite(dataDir: string | null, inWorker: boolean, from?: Blob
 /** What both PGlite clients offer: drizzle's needs, a snapshot, bulk loading, close. */
 interface PgliteClient {
   exec(sql: string): Promise<unknown>;
-  copyFrom(sql: string, data: string | Uint8Array): Promise<void>;
+  copyFrom(sql: string, data: CopyInput): Promise<void>;
   transaction<T>(callback: (tx: { exec(sql: string): Promise<unknown> }) => Promise<T>): Promise<T>;
   dumpDataDir(compression: 'gzip'): Promise<Blob>;
   close(): Promise<void>;
@@ -188,8 +190,8 @@ interface PgliteClient {
 async function openInProcess(dataPath: string | null, from?: Blob): Promise<PgliteClient> {
   const pg = await createPglite(dataPath, from);
   return Object.assign(pg, {
-    async copyFrom(sql: string, data: string | Uint8Array) {
-      await pg.query(sql, [], { blob: new Blob([data]) });
+    async copyFrom(sql: string, data: CopyInput) {
+      await pg.query(sql, [], { blob: copyBlob(data) });
     },
     async dumpDataDir() {
       await pg.exec('checkpoint');
@@ -224,9 +226,16 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       const c = await pool.connect();
       try {
         const stream = c.query(copyFromStdin(`copy ${target} from stdin`));
-        const chunk =
-          typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-        await pipeline(Readable.from([chunk]), stream);
+        // Each piece becomes a CopyData message of its own (they need not match rows).
+        const pieces = typeof data === 'string' ? [data] : data instanceof Uint8Array ? [data] : data;
+        await pipeline(
+          Readable.from(
+            pieces.map((p) =>
+              typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength),
+            ),
+          ),
+          stream,
+        );
       } finally {
         c.release();
       }

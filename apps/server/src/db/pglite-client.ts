@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { transferList } from '../lib/transfer-list.ts';
 import { startTsWorker } from '../lib/ts-worker.ts';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
+import type { CopyInput } from './copy-text.ts';
 import type {
   WireError,
   WireQueryOptions,
@@ -97,12 +98,12 @@ export class PgliteWorkerClient {
   }
 
   /** Runs `COPY … FROM '/dev/blob'` with `data` as the file (outside any transaction). */
-  async copyFrom(sql: string, data: string | Uint8Array): Promise<void> {
+  async copyFrom(sql: string, data: CopyInput): Promise<void> {
     // Bytes move to the engine's thread instead of being copied.
     await this.#send(
       { op: 'copyFrom', sql, data },
       false,
-      typeof data === 'string' ? [] : transferList(data),
+      typeof data === 'string' ? [] : transferList(...(data instanceof Uint8Array ? [data] : data)),
     );
   }
 

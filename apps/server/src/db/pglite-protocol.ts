@@ -4,6 +4,8 @@
  * parameters and rows may hold Date, Uint8Array (bytea) and bigint, never functions.
  */
 
+import type { CopyInput } from './copy-text.ts';
+
 /** What the caller's QueryOptions become: type parsers are functions, so only their type ids travel. */
 export interface WireQueryOptions {
   rowMode?: 'object' | 'array';
@@ -16,7 +18,7 @@ export type WorkerRequest =
   | { id: number; op: 'query'; tx: number | null; sql: string; params: unknown[]; options: WireQueryOptions }
   | { id: number; op: 'exec'; tx: number | null; sql: string; options: WireQueryOptions }
   /** `COPY … FROM '/dev/blob'` with `data` as the file: bulk loading (see Database.copyFrom). */
-  | { id: number; op: 'copyFrom'; sql: string; data: string | Uint8Array }
+  | { id: number; op: 'copyFrom'; sql: string; data: CopyInput }
   /** Answers with a transaction id once BEGIN has run and the database is held for it. */
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }

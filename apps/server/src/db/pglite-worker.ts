@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
-import { createPglite } from './pglite-create.ts';
+import { copyBlob, createPglite } from './pglite-create.ts';
 import {
   toWireError,
   type WireQueryOptions,
@@ -116,7 +116,7 @@ async function handle(db: PGlite, msg: WorkerRequest): Promise<unknown> {
       return results.map(wireResults);
     }
     case 'copyFrom':
-      await db.query(msg.sql, [], { blob: new Blob([msg.data]) });
+      await db.query(msg.sql, [], { blob: copyBlob(msg.data) });
       return null;
     case 'begin':
       return begin(db);

@@ -46,9 +46,6 @@ export interface RollTarget {
 /** A record's outcome: its account when it is valid, else the messages that say why not. */
 export type PreparedRecord = { line: number; account: string } | { line: number; errors: string[] };
 
-/** COPY text, as a string or as its UTF-8 bytes. */
-export type CopyData = string | Uint8Array;
-
 export interface PreparedBatch {
   records: PreparedRecord[];
   /**

@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { copyFrom, queryRows, type Executor } from '../../db/database.ts';
 import { clients, importRuns, properties } from '../../db/schema.ts';
-import { RECORD_COPY_COLUMNS, ROLL_COPY_COLUMNS, type CopyData } from './roll-rows.ts';
+import type { CopyInput } from '../../db/copy-text.ts';
+import { RECORD_COPY_COLUMNS, ROLL_COPY_COLUMNS } from './roll-rows.ts';
 
 export type ImportRun = typeof importRuns.$inferSelect;
 
@@ -113,10 +114,10 @@ export const rollsRepository = {
   async copyRows(
     db: Executor,
     rollId: number,
-    data: { rows: CopyData; records: CopyData },
+    data: { rows: CopyInput; records: CopyInput },
     numberLike: readonly string[] = [],
   ) {
-    if (data.rows.length === 0) return;
+    if (isEmpty(data.rows)) return;
     await copyFrom(db, `${rollTable(rollId)} (${ROLL_COPY_COLUMNS})`, data.rows);
     await copyFrom(db, `${recordsTable(rollId)} (${RECORD_COPY_COLUMNS})`, data.records);
     if (numberLike.length)
@@ -337,4 +338,10 @@ async function buildAlone(db: Executor, statement: string) {
     await tx.execute(sql`select set_config('max_parallel_maintenance_workers', '0', true)`);
     await tx.execute(sql.raw(statement));
   });
+}
+
+function isEmpty(data: CopyInput): boolean {
+  return typeof data === 'string' || data instanceof Uint8Array
+    ? data.length === 0
+    : data.every((piece) => piece.length === 0);
 }

@@ -155,7 +155,6 @@ export async function importRoll(
   };
   const flush = async () => {
     await waitForWrite();
-    // One batch (the usual case for a pool's blocks) goes as it is: joining would copy megabytes.
     // The batches' bytes go to the database as they are: joined, each flush was a copy of every byte
     // into fresh memory (on a machine slow to hand out memory, 0.4 s of CPU per 100,000 records).
     const copy = pending.map((b) => b.copy);

@@ -333,18 +333,20 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
   const sparse = { StreetName: 'ELM ST', Account: 'S-1' };
 
   /**
-   * About 7 MB: a BOM, CRLF line ends, blank lines, and more 1 MB blocks than the threads hold at once,
-   * so later reads go into the buffers of blocks already parsed.
+   * About 19 MB: a BOM, CRLF line ends, blank lines, and more 1 MB blocks than the threads hold at once,
+   * so later reads go into the buffers of blocks already parsed. Each line ends in spaces (JSON allows
+   * them), so a block holds fewer rows than a write waits for and each write takes several blocks' COPY
+   * text, in pieces.
    */
   function largeFile(name: string, extra: string[] = []) {
     const lines = [spaced, JSON.stringify(sparse), ''];
     for (let i = 1; i <= 12_000; i++)
       lines.push(
-        JSON.stringify({
+        `${JSON.stringify({
           Account: `P${i}`,
           GISLink: `https://gis.example.org/${'x'.repeat(500)}`,
           Owners: [{ OwnerName: `OWNER ${i}` }],
-        }),
+        })}${' '.repeat(1000)}`,
       );
     return file(name, `\uFEFF${[...lines, ...extra].join('\r\n')}\r\n`);
   }

@@ -9,6 +9,11 @@
  */
 export type CopyInput = string | Uint8Array | readonly Uint8Array[];
 
+/** The input as a list of pieces, in order (one piece when it came whole). */
+export function copyPieces(data: CopyInput): readonly (string | Uint8Array)[] {
+  return typeof data === 'string' || data instanceof Uint8Array ? [data] : data;
+}
+
 export const COPY_NULL = '\\N';
 
 const SPECIAL = /[\\\t\n\r]/;

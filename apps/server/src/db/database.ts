@@ -15,7 +15,7 @@ import * as schema from './schema.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import { PgliteWorkerClient } from './pglite-client.ts';
 import { copyBlob, createPglite } from './pglite-create.ts';
-import type { CopyInput } from './copy-text.ts';
+import { copyPieces, type CopyInput } from './copy-text.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A transaction handle; repositories accept either a Db or a Tx so a service can span several of them. */
@@ -227,10 +227,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       try {
         const stream = c.query(copyFromStdin(`copy ${target} from stdin`));
         // Each piece becomes a CopyData message of its own (they need not match rows).
-        const pieces = typeof data === 'string' ? [data] : data instanceof Uint8Array ? [data] : data;
         await pipeline(
           Readable.from(
-            pieces.map((p) =>
+            copyPieces(data).map((p) =>
               typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength),
             ),
           ),

@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { transferList } from '../lib/transfer-list.ts';
 import { startTsWorker } from '../lib/ts-worker.ts';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
-import type { CopyInput } from './copy-text.ts';
+import { copyPieces, type CopyInput } from './copy-text.ts';
 import type {
   WireError,
   WireQueryOptions,
@@ -103,7 +103,7 @@ export class PgliteWorkerClient {
     await this.#send(
       { op: 'copyFrom', sql, data },
       false,
-      typeof data === 'string' ? [] : transferList(...(data instanceof Uint8Array ? [data] : data)),
+      transferList(...copyPieces(data).filter((p) => typeof p !== 'string')),
     );
   }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import type { CopyInput } from './copy-text.ts';
+import { copyPieces, type CopyInput } from './copy-text.ts';
 
 /*
  * PGlite's shared buffers live in its WebAssembly memory, which only ever grows: at the default 128 MB
@@ -39,5 +39,5 @@ export async function createPglite(dataPath: string | null, from?: Blob): Promis
 
 /** COPY's input as the file `COPY … FROM '/dev/blob'` reads: the pieces, in order, copied once. */
 export function copyBlob(data: CopyInput): Blob {
-  return new Blob(typeof data === 'string' || data instanceof Uint8Array ? [data] : [...data]);
+  return new Blob([...copyPieces(data)]);
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { copyFrom, queryRows, type Executor } from '../../db/database.ts';
 import { clients, importRuns, properties } from '../../db/schema.ts';
-import type { CopyInput } from '../../db/copy-text.ts';
+import { copyPieces, type CopyInput } from '../../db/copy-text.ts';
 import { RECORD_COPY_COLUMNS, ROLL_COPY_COLUMNS } from './roll-rows.ts';
 
 export type ImportRun = typeof importRuns.$inferSelect;
@@ -117,7 +117,7 @@ export const rollsRepository = {
     data: { rows: CopyInput; records: CopyInput },
     numberLike: readonly string[] = [],
   ) {
-    if (isEmpty(data.rows)) return;
+    if (copyPieces(data.rows).every((piece) => piece.length === 0)) return;
     await copyFrom(db, `${rollTable(rollId)} (${ROLL_COPY_COLUMNS})`, data.rows);
     await copyFrom(db, `${recordsTable(rollId)} (${RECORD_COPY_COLUMNS})`, data.records);
     if (numberLike.length)
@@ -338,10 +338,4 @@ async function buildAlone(db: Executor, statement: string) {
     await tx.execute(sql`select set_config('max_parallel_maintenance_workers', '0', true)`);
     await tx.execute(sql.raw(statement));
   });
-}
-
-function isEmpty(data: CopyInput): boolean {
-  return typeof data === 'string' || data instanceof Uint8Array
-    ? data.length === 0
-    : data.every((piece) => piece.length === 0);
 }

@@ -68,19 +68,23 @@ export function toPropertyRow(r: PropertyRecord): PropertyRow {
   const bathrooms = full == null && half == null ? null : (full ?? 0) + (half ?? 0) / 2;
   const street = naturalKey(r.StreetName);
 
+  // Keys in the order jsonb keeps an object's keys (shorter first, then bytewise), which is also the order
+  // every reader gets them back in. The engine sorts each object's keys as it stores it, and its sort
+  // returns after one pass over keys already in order: 100,000 summaries COPY 8–11 % faster on both
+  // engines than in the contract's order (twenty-third session). copy-text.test.ts keeps the order true.
   const summary: PropertySummary = {
-    Account: r.Account,
     MapLot: r.MapLot,
     Owners: r.Owners.map((o) => ({ OwnerName: o.OwnerName })),
-    StreetNumber: r.StreetNumber,
-    Apartment: r.Apartment,
-    StreetName: r.StreetName,
-    TotalBuildingValue: r.TotalBuildingValue,
-    LandValue: r.LandValue,
-    TotalAcres: r.TotalAcres,
-    SaleDate: sale?.SaleDate ?? null,
-    SalePrice: sale?.SalePrice ?? null,
+    Account: r.Account,
     ImageURL: r.Images[0] ?? null,
+    SaleDate: sale?.SaleDate ?? null,
+    Apartment: r.Apartment,
+    LandValue: r.LandValue,
+    SalePrice: sale?.SalePrice ?? null,
+    StreetName: r.StreetName,
+    TotalAcres: r.TotalAcres,
+    StreetNumber: r.StreetNumber,
+    TotalBuildingValue: r.TotalBuildingValue,
   };
 
   return {

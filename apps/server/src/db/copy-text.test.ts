@@ -1,8 +1,8 @@
+import { PropertyRecord } from '@opp/contracts';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers.ts';
-import { PropertyRecord } from '@opp/contracts';
 import { toPropertyRow } from '../features/properties/property-row.ts';
 import { indexTerms } from '../features/properties/search-text.ts';
 import {

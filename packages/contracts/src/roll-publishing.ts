@@ -22,10 +22,22 @@ export const ImportRunDto = z.object({
   Actor: z.string(),
   FileName: z.string(),
   Status: ImportRunStatus,
-  /** Records counted so far (validating) or in the file (importing and after). */
+  /**
+   * Records read so far; once the run has ended, the file's records. The file is checked and written in
+   * one pass, so the total is known only at the end: `BytesRead` of `FileBytes` is how far a run is.
+   */
   TotalRecords: z.number().int(),
   /** Records written so far. */
   ImportedRecords: z.number().int(),
+  /** Size of the roll file; null for runs that did not report it (the command line, older runs). */
+  FileBytes: z.number().int().nullable(),
+  /** How much of the file has been read; null as FileBytes. */
+  BytesRead: z.number().int().nullable(),
+  /**
+   * Every record is written and the roll's search indexes are being built; the roll is published when
+   * they are ready (for a county-sized roll, a minute or more).
+   */
+  Indexing: z.boolean(),
   ErrorCount: z.number().int(),
   /** The first problems found, each naming its line: `line 12: Sales[0].SalePrice: expected a number`. */
   Errors: z.array(z.string()),

@@ -33,7 +33,7 @@ export class ProgressBar {
     // The import checks and writes in one pass, so the record total is known only at the end: until
     // then the share of the file read is the progress.
     const fraction = p.total ? p.processed / p.total : this.fileBytes > 0 ? this.bytes / this.fileBytes : 0;
-    const label = p.phase === 'validating' ? 'Checking ' : 'Importing';
+    const label = p.phase === 'validating' ? 'Checking ' : p.phase === 'indexing' ? 'Indexing ' : 'Importing';
     const count = p.total
       ? `${p.processed.toLocaleString('en-US')} / ${p.total.toLocaleString('en-US')} records`
       : `${p.processed.toLocaleString('en-US')} records`;

@@ -119,6 +119,10 @@ export const importRuns = pgTable(
     errorCount: integer('error_count').notNull(),
     errors: jsonb('errors').$type<string[]>().notNull(),
     message: text('message'),
+    // migrations/0010: the share of the file read, and the index phase, for progress.
+    fileBytes: bigint('file_bytes', { mode: 'number' }),
+    bytesRead: bigint('bytes_read', { mode: 'number' }),
+    indexing: boolean('indexing').notNull().default(false),
     startedAt: ts('started_at').notNull().defaultNow(),
     heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),

@@ -94,8 +94,8 @@ it(`imports ${RECORDS.toLocaleString('en-US')} records from a file it never hold
   expect(outcome.errors).toEqual([]);
   expect(outcome.ok).toBe(true);
   expect(outcome.total).toBe(RECORDS);
-  // One pass: rows are written as they are checked.
-  expect([...phases]).toEqual(['importing', 'done']);
+  // One pass: rows are written as they are checked, then the roll's indexes are built.
+  expect([...phases]).toEqual(['importing', 'indexing', 'done']);
 
   const [row] = await queryRows<{ stored: number; parcel_count: number; last: string }>(
     ctx.db,

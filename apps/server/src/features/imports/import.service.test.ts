@@ -93,6 +93,33 @@ describe('importRoll', () => {
     expect(leftovers[0]!.n).toBe(0);
     expect(outcome.run.status).toBe('failed');
   });
+
+  it('says it is only checking once a problem has stopped the writing, until the file ends', async () => {
+    const client = await buildClient(ctx.db);
+    const runStatus = async () =>
+      (
+        await queryRows<{ status: string }>(
+          ctx.db,
+          sql`select status from import_runs where client_id = ${client.id} order by id desc limit 1`,
+        )
+      )[0]?.status;
+    const seen: Array<string | undefined> = [];
+    const outcome = await importRoll(
+      ctx.db,
+      { clientId: client.id, userId: null, actor: 'test', fileName: 'late.jsonl' },
+      async function* () {
+        for (let line = 1; line <= 3_000; line++) {
+          // Before any problem, and once the batch holding the problem (line 1,200) has been read.
+          if (line === 500 || line === 2_900) seen.push(await runStatus());
+          const bad = line === 1_200 ? { Sales: [{ SalePrice: 'N/A' }] } : {};
+          yield { line, value: rec(String(line), bad) };
+        }
+      },
+    );
+    expect(seen).toEqual(['importing', 'validating']);
+    expect(outcome.ok).toBe(false);
+    expect(await runStatus()).toBe('failed');
+  });
 });
 
 describe('health and unknown API paths', () => {

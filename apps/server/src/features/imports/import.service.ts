@@ -17,7 +17,8 @@ export type RecordSource = (() => AsyncIterable<SourceRecord>) & {
 };
 
 export interface ImportProgress {
-  phase: 'validating' | 'importing' | 'done';
+  /** `indexing`: every record is written; the roll's indexes are being built before it is published. */
+  phase: 'validating' | 'importing' | 'indexing' | 'done';
   processed: number;
   total: number | null;
 }
@@ -141,6 +142,7 @@ export async function importRoll(
   let pendingRows = 0;
   let pendingBytes = 0;
   let writeError: unknown = null;
+  let checkingOnly = false;
   const waitForWrite = async () => {
     await inFlight;
     inFlight = null;
@@ -215,8 +217,15 @@ export async function importRoll(
           await rollsRepository.updateProgress(db, run.id, { totalRecords: total });
         }
       }
-      // A file with an error is rejected whole: from the first one on nothing more is written.
-      if (errorCount > 0) continue;
+      // A file with an error is rejected whole: from the first one on nothing more is written, and the
+      // run says so (its watchers see the rest being checked, not an import that stopped moving).
+      if (errorCount > 0) {
+        if (!checkingOnly) {
+          checkingOnly = true;
+          await rollsRepository.updateProgress(db, run.id, { status: 'validating', totalRecords: total });
+        }
+        continue;
+      }
       pending.push(batch);
       pendingRows += batch.rows;
       pendingBytes += batch.copy.length + batch.recordCopy.length;
@@ -240,8 +249,12 @@ export async function importRoll(
     }
     if (pendingRows) await flush();
     await waitForWrite();
-    onProgress({ phase: 'importing', processed: written, total: written });
-    await rollsRepository.updateProgress(db, run.id, { totalRecords: total, importedRecords: written });
+    onProgress({ phase: 'indexing', processed: written, total: written });
+    await rollsRepository.updateProgress(db, run.id, {
+      totalRecords: total,
+      importedRecords: written,
+      indexing: true,
+    });
 
     const postgres = options.engine === 'postgres';
     await rollsRepository.attachRollTable(

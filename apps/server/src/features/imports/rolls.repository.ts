@@ -57,7 +57,7 @@ export const rollsRepository = {
   async updateProgress(
     db: Executor,
     id: number,
-    patch: Partial<Pick<ImportRun, 'status' | 'totalRecords' | 'importedRecords'>>,
+    patch: Partial<Pick<ImportRun, 'status' | 'totalRecords' | 'importedRecords' | 'indexing'>>,
   ) {
     await db
       .update(importRuns)

@@ -1,21 +1,30 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/database.ts';
 import { importRuns } from '../../db/schema.ts';
 
 /** The few writes the HTTP publisher adds to the import core's rolls repository. */
 export const rollPublishingRepository = {
   /**
-   * Records how many rows are written so far. Progress writes are fire-and-forget and may arrive out of
-   * order on a connection pool, so the count only grows and a finished run is left alone.
+   * Records how far the run is: bytes of the file read (of `fileBytes`) and, while it writes, the rows
+   * written. Progress writes are fire-and-forget and may arrive out of order on a connection pool, so
+   * the figures only grow and a finished run is left alone.
    */
-  async recordImported(db: Executor, runId: number, imported: number): Promise<void> {
+  async recordProgress(
+    db: Executor,
+    runId: number,
+    progress: { imported?: number; bytesRead: number; fileBytes: number | null },
+  ): Promise<void> {
     await db
       .update(importRuns)
       .set({
-        importedRecords: sql`greatest(${importRuns.importedRecords}, ${imported})`,
+        ...(progress.imported === undefined
+          ? {}
+          : { importedRecords: sql`greatest(${importRuns.importedRecords}, ${progress.imported})` }),
+        bytesRead: sql`greatest(${importRuns.bytesRead}, ${progress.bytesRead})`,
+        fileBytes: progress.fileBytes,
         heartbeatAt: sql`now()`,
       })
-      .where(and(eq(importRuns.id, runId), eq(importRuns.status, 'importing')));
+      .where(and(eq(importRuns.id, runId), inArray(importRuns.status, ['validating', 'importing'])));
   },
 
   /** Proves the run's owner is alive; other nodes treat a run whose heartbeat stopped as abandoned. */

@@ -43,7 +43,7 @@ export const rollPublishingRoutes: FastifyPluginAsyncZod = async (app) => {
   const publisher = new RollPublisher(
     app.database.db,
     app.log,
-    (filePath, fileName) => recordSourceFor(filePath, fileName),
+    (filePath, fileName, options) => recordSourceFor(filePath, fileName, options),
     { engine: app.database.engine, retireAfterMs },
   );
   app.addHook('onClose', async () => publisher.close());

@@ -8,6 +8,7 @@ import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { isUniqueViolation } from '../clients/clients.provider.repository.ts';
 import { clientsRepository } from '../clients/clients.repository.ts';
 import { importRoll, type ImportOptions, type RecordSource } from '../imports/import.service.ts';
+import type { SourceOptions } from '../imports/record-sources.ts';
 import { rollsRepository, type ImportRun } from '../imports/rolls.repository.ts';
 import { rollPublishingRepository } from './roll-publishing.repository.ts';
 
@@ -19,7 +20,7 @@ export const STALE_SECONDS = 120;
 const PROGRESS_WRITE_MS = 1_000;
 
 /** Opens a stored upload as records; chosen by the file name's extension. */
-export type OpenRollFile = (filePath: string, fileName: string) => RecordSource;
+export type OpenRollFile = (filePath: string, fileName: string, options: SourceOptions) => RecordSource;
 
 export function toImportRunDto(run: ImportRun): ImportRunDto {
   return {
@@ -30,6 +31,9 @@ export function toImportRunDto(run: ImportRun): ImportRunDto {
     Status: run.status,
     TotalRecords: run.totalRecords,
     ImportedRecords: run.importedRecords,
+    FileBytes: run.fileBytes,
+    BytesRead: run.bytesRead,
+    Indexing: run.status === 'importing' && run.indexing,
     ErrorCount: run.errorCount,
     Errors: run.errors,
     Message: run.message,
@@ -166,11 +170,21 @@ export class RollPublisher {
     }, HEARTBEAT_MS);
     beat.unref();
     let lastWrite = 0;
+    // The share of the file read is the progress a watcher can use: the record total is known only at
+    // the end of the one pass that checks and writes.
+    const fileBytes = await fs.stat(input.filePath).then(
+      (st) => st.size,
+      () => null,
+    );
+    let bytesRead = 0;
+    const onRead = (bytes: number) => {
+      bytesRead = bytes;
+    };
     try {
       const outcome = await importRoll(
         this.db,
         { ...input, runId: run.id },
-        abortable(this.openFile(input.filePath, input.fileName), signal),
+        abortable(this.openFile(input.filePath, input.fileName, { onRead }), signal),
         (p) => {
           // At the swap, not when importRoll returns: that waits out the replaced roll's grace period.
           if (p.phase === 'done')
@@ -178,9 +192,15 @@ export class RollPublisher {
               { runId: run.id, clientId: input.clientId, records: p.processed },
               'roll published',
             );
-          if (p.phase !== 'importing' || Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
+          if (p.phase === 'done') return;
+          // At most once a second, but the last figures (the file read, every record written) at once.
+          if (p.phase !== 'indexing' && Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
           lastWrite = Date.now();
-          rollPublishingRepository.recordImported(this.db, run.id, p.processed).catch(() => {});
+          // While only checking (a problem stopped the writing), `processed` counts records checked.
+          const imported = p.phase === 'validating' ? undefined : p.processed;
+          rollPublishingRepository
+            .recordProgress(this.db, run.id, { imported, bytesRead, fileBytes })
+            .catch(() => {});
         },
         { ...this.options, signal },
       );

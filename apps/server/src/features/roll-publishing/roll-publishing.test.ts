@@ -184,12 +184,8 @@ describe('publishing a roll', () => {
     const client = await buildClient(ctx.db);
     await publishRoll(ctx.db, client.id, [rec('OLD1'), rec('OLD2')]);
 
-    const res = await publish(
-      client.id,
-      provider.headers,
-      'C:\\exports\\harbor-2025.jsonl',
-      jsonl([rec('1'), rec('2'), rec('3')]),
-    );
+    const file = jsonl([rec('1'), rec('2'), rec('3')]);
+    const res = await publish(client.id, provider.headers, 'C:\\exports\\harbor-2025.jsonl', file);
     expect(res.statusCode).toBe(202);
     const started = res.json() as ImportRunDto;
     expect(started).toMatchObject({
@@ -201,6 +197,14 @@ describe('publishing a roll', () => {
 
     const done = await waitForRun(client.id, started.RunID, provider.headers);
     expect(done).toMatchObject({ Status: 'succeeded', TotalRecords: 3, ImportedRecords: 3, ErrorCount: 0 });
+    // How far it got, by the file: all of it read. The index phase is over once the run has ended.
+    expect(done).toMatchObject({ FileBytes: Buffer.byteLength(file), BytesRead: Buffer.byteLength(file) });
+    expect(done.Indexing).toBe(false);
+    const [stored] = await queryRows<{ indexing: boolean }>(
+      ctx.db,
+      sql`select indexing from import_runs where id = ${started.RunID}`,
+    );
+    expect(stored!.indexing).toBe(true);
     expect(done.FinishedAt).not.toBeNull();
     expect(await publishedAccounts(client.id)).toEqual(['1', '2', '3']);
 
@@ -293,6 +297,7 @@ describe('publishing a roll', () => {
     expect(ok.statusCode).toBe(202);
     const run = await waitForRun(client.id, (ok.json() as ImportRunDto).RunID, provider.headers);
     expect(run).toMatchObject({ Status: 'succeeded', TotalRecords: 2, FileName: 'elm.csv' });
+    expect(run).toMatchObject({ FileBytes: Buffer.byteLength(good), BytesRead: Buffer.byteLength(good) });
     expect(await publishedAccounts(client.id)).toEqual(['101', '102']);
 
     const bad = 'Account,StreetName,LandValue\n201,Oak St,lots\n';

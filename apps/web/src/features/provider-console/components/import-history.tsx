@@ -14,7 +14,7 @@ function outcome(run: ImportRunDto): string {
     case 'validating':
       return 'Checking records';
     case 'importing':
-      return 'Importing';
+      return run.Indexing ? 'Building search indexes' : 'Importing';
   }
 }
 

@@ -88,7 +88,16 @@ describe('Publish roll', () => {
     const sent = fakeUpload({ status: 202, body: run });
     serverWith([
       { ...run, Status: 'validating', TotalRecords: 3 },
-      { ...run, Status: 'importing', TotalRecords: 4, ImportedRecords: 2 },
+      { ...run, Status: 'importing', TotalRecords: 4, ImportedRecords: 2, FileBytes: 800, BytesRead: 600 },
+      {
+        ...run,
+        Status: 'importing',
+        TotalRecords: 4,
+        ImportedRecords: 4,
+        FileBytes: 800,
+        BytesRead: 800,
+        Indexing: true,
+      },
       {
         ...run,
         Status: 'succeeded',
@@ -109,11 +118,22 @@ describe('Publish roll', () => {
     await user.upload(within(dialog).getByLabelText('Roll file'), file);
     await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
 
+    // While loading, the share of the file read: the record total is known only at the end.
     expect(await within(dialog).findByText(/Importing…/, {}, { timeout: 4000 })).toBeTruthy();
     const bar = within(dialog).getByRole('progressbar') as HTMLProgressElement;
-    expect(bar.value).toBe(2);
-    expect(bar.max).toBe(4);
-    expect(within(dialog).getByText('2 of 4 records (50%)')).toBeTruthy();
+    expect(bar.value).toBe(600);
+    expect(bar.max).toBe(800);
+    expect(within(dialog).getByText('2 records imported (75% of the file read)')).toBeTruthy();
+    // Then the index builds, which move no count: an indeterminate bar and what is happening.
+    expect(
+      await within(dialog).findByText('Building the search indexes…', {}, { timeout: 4000 }),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('progressbar').hasAttribute('value')).toBe(false);
+    expect(
+      within(dialog).getByText(
+        'All 4 records are in. The roll is published as soon as its search indexes are ready.',
+      ),
+    ).toBeTruthy();
 
     expect(
       await within(dialog).findByText(
@@ -186,6 +206,31 @@ describe('Publish roll', () => {
     ).toBeTruthy();
   });
 
+  it('says so when a running import is building its indexes, in the progress and in the history', async () => {
+    const indexing = makeRun({
+      RunID: 25,
+      ClientID: 3,
+      Status: 'importing',
+      TotalRecords: 1_000_000,
+      ImportedRecords: 1_000_000,
+      FileBytes: 3_100_000_000,
+      BytesRead: 3_100_000_000,
+      Indexing: true,
+      FileName: 'county.jsonl',
+    });
+    serverWith([indexing], [indexing]);
+    renderConsole();
+    const dialog = await openSettings();
+    expect(
+      await within(dialog).findByText(
+        'All 1,000,000 records are in. The roll is published as soon as its search indexes are ready.',
+        {},
+        { timeout: 4000 },
+      ),
+    ).toBeTruthy();
+    expect(within(within(dialog).getByRole('table')).getByText('Building search indexes')).toBeTruthy();
+  });
+
   it('picks up an import that is already running when the settings open, and lists the history', async () => {
     const running = makeRun({
       RunID: 24,
@@ -199,7 +244,8 @@ describe('Publish roll', () => {
     serverWith([running, { ...running, Status: 'importing', ImportedRecords: 7 }], [running]);
     renderConsole();
     const dialog = await openSettings();
-    expect(await within(dialog).findByText(/of 10 records/, {}, { timeout: 4000 })).toBeTruthy();
+    // A run that reports no file size (started from the command line): the count alone.
+    expect(await within(dialog).findByText('5 records imported so far', {}, { timeout: 4000 })).toBeTruthy();
     expect((within(dialog).getByRole('button', { name: 'Publish roll' }) as HTMLButtonElement).disabled).toBe(
       true,
     );

@@ -38,14 +38,16 @@ export function RollPublisher({ client }: { client: PublicClient }) {
     if (runId === null && latest && isRunInProgress(latest.Status)) setRunId(latest.RunID);
   }, [latest, runId]);
 
-  // When the import ends, the client list (parcel count, date) and the history change.
+  // The history's line for the run follows its stage; when the import ends, the client list (parcel
+  // count, date) changes too.
   const status = run.data?.Status;
+  const indexing = run.data?.Indexing;
   useEffect(() => {
-    if (status === 'succeeded' || status === 'failed') {
+    if (!status) return;
+    void queryClient.invalidateQueries({ queryKey: providerKeys.rollRuns(client.ClientID) });
+    if (status === 'succeeded' || status === 'failed')
       void queryClient.invalidateQueries({ queryKey: providerKeys.clients() });
-      void queryClient.invalidateQueries({ queryKey: providerKeys.rollRuns(client.ClientID) });
-    }
-  }, [status, queryClient, client.ClientID]);
+  }, [status, indexing, queryClient, client.ClientID]);
 
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -127,6 +129,18 @@ function percent(part: number, whole: number) {
   return whole > 0 ? Math.min(100, Math.floor((part / whole) * 100)) : 0;
 }
 
+/**
+ * How far a run is through its file. The record total is known only once the whole file is read, so the
+ * share read is the progress; a run that reports no file size (started from the command line) shows
+ * its count alone.
+ */
+function fileProgress(run: ImportRunDto, done: string) {
+  const { FileBytes: size, BytesRead: read } = run;
+  return size !== null && read !== null && size > 0
+    ? { value: read, max: size, text: `${done} (${percent(read, size)}% of the file read)` }
+    : { text: `${done} so far` };
+}
+
 /** The upload, then the server's progress, then the outcome; phase changes are announced politely. */
 function RunProgress({ upload, run }: { upload: UploadProgress | null; run: ImportRunDto | null }) {
   const id = useId();
@@ -141,14 +155,16 @@ function RunProgress({ upload, run }: { upload: UploadProgress | null; run: Impo
     };
   } else if (run?.Status === 'validating') {
     phase = 'Checking every record…';
-    bar = { text: `${formatCount(run.TotalRecords)} records checked so far` };
+    bar = fileProgress(run, `${formatCount(run.TotalRecords)} records checked`);
+  } else if (run?.Status === 'importing' && run.Indexing) {
+    // The record count no longer moves (a county's roll spends a minute or more here): say why.
+    phase = 'Building the search indexes…';
+    bar = {
+      text: `All ${formatCount(run.ImportedRecords)} records are in. The roll is published as soon as its search indexes are ready.`,
+    };
   } else if (run?.Status === 'importing') {
     phase = 'Importing…';
-    bar = {
-      value: run.ImportedRecords,
-      max: Math.max(run.TotalRecords, 1),
-      text: `${formatCount(run.ImportedRecords)} of ${formatCount(run.TotalRecords)} records (${percent(run.ImportedRecords, run.TotalRecords)}%)`,
-    };
+    bar = fileProgress(run, `${formatCount(run.ImportedRecords)} records imported`);
   } else if (run?.Status === 'succeeded') {
     phase = `Published ${formatCount(run.TotalRecords)} records from ${run.FileName}.`;
   } else if (run?.Status === 'failed') {

@@ -96,13 +96,13 @@ describe('importRoll', () => {
 
   it('says it is only checking once a problem has stopped the writing, until the file ends', async () => {
     const client = await buildClient(ctx.db);
-    const runStatus = async () =>
-      (
-        await queryRows<{ status: string }>(
-          ctx.db,
-          sql`select status from import_runs where client_id = ${client.id} order by id desc limit 1`,
-        )
-      )[0]?.status;
+    const runStatus = async () => {
+      const [run] = await queryRows<{ status: string; error_count: number }>(
+        ctx.db,
+        sql`select status, error_count from import_runs where client_id = ${client.id} order by id desc limit 1`,
+      );
+      return run && `${run.status}, ${run.error_count} problems`;
+    };
     const seen: Array<string | undefined> = [];
     const outcome = await importRoll(
       ctx.db,
@@ -116,9 +116,9 @@ describe('importRoll', () => {
         }
       },
     );
-    expect(seen).toEqual(['importing', 'validating']);
+    expect(seen).toEqual(['importing, 0 problems', 'validating, 1 problems']);
     expect(outcome.ok).toBe(false);
-    expect(await runStatus()).toBe('failed');
+    expect(await runStatus()).toBe('failed, 1 problems');
   });
 });
 

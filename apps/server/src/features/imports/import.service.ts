@@ -214,7 +214,7 @@ export async function importRoll(
         // Only checking now: tell the watchers how far, at the pace the writes did.
         if (errorCount > 0 && total % PROGRESS_EVERY === 0) {
           onProgress({ phase: 'validating', processed: total, total: null });
-          await rollsRepository.updateProgress(db, run.id, { totalRecords: total });
+          await rollsRepository.updateProgress(db, run.id, { totalRecords: total, errorCount });
         }
       }
       // A file with an error is rejected whole: from the first one on nothing more is written, and the
@@ -222,7 +222,11 @@ export async function importRoll(
       if (errorCount > 0) {
         if (!checkingOnly) {
           checkingOnly = true;
-          await rollsRepository.updateProgress(db, run.id, { status: 'validating', totalRecords: total });
+          await rollsRepository.updateProgress(db, run.id, {
+            status: 'validating',
+            totalRecords: total,
+            errorCount,
+          });
         }
         continue;
       }

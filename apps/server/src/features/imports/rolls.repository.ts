@@ -57,7 +57,9 @@ export const rollsRepository = {
   async updateProgress(
     db: Executor,
     id: number,
-    patch: Partial<Pick<ImportRun, 'status' | 'totalRecords' | 'importedRecords' | 'indexing'>>,
+    patch: Partial<
+      Pick<ImportRun, 'status' | 'totalRecords' | 'importedRecords' | 'errorCount' | 'indexing'>
+    >,
   ) {
     await db
       .update(importRuns)

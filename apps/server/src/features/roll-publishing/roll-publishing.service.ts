@@ -7,7 +7,12 @@ import { conflict, notFound } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { isUniqueViolation } from '../clients/clients.provider.repository.ts';
 import { clientsRepository } from '../clients/clients.repository.ts';
-import { importRoll, type ImportOptions, type RecordSource } from '../imports/import.service.ts';
+import {
+  importRoll,
+  type ImportOptions,
+  type ImportProgress,
+  type RecordSource,
+} from '../imports/import.service.ts';
 import type { SourceOptions } from '../imports/record-sources.ts';
 import { rollsRepository, type ImportRun } from '../imports/rolls.repository.ts';
 import { rollPublishingRepository } from './roll-publishing.repository.ts';
@@ -170,6 +175,7 @@ export class RollPublisher {
     }, HEARTBEAT_MS);
     beat.unref();
     let lastWrite = 0;
+    let lastPhase: ImportProgress['phase'] | null = null;
     // The share of the file read is the progress a watcher can use: the record total is known only at
     // the end of the one pass that checks and writes.
     const fileBytes = await fs.stat(input.filePath).then(
@@ -193,9 +199,10 @@ export class RollPublisher {
               'roll published',
             );
           if (p.phase === 'done') return;
-          // At most once a second, but the last figures (the file read, every record written) at once.
-          if (p.phase !== 'indexing' && Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
+          // At most once a second, but a new phase's first figures at once.
+          if (p.phase === lastPhase && Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
           lastWrite = Date.now();
+          lastPhase = p.phase;
           // While only checking (a problem stopped the writing), `processed` counts records checked.
           const imported = p.phase === 'validating' ? undefined : p.processed;
           rollPublishingRepository

@@ -158,6 +158,7 @@ describe('Publish roll', () => {
     const run = makeRun({ RunID: 22, ClientID: 3, FileName: 'bad.csv' });
     fakeUpload({ status: 202, body: run });
     serverWith([
+      { ...run, Status: 'validating', TotalRecords: 2, ErrorCount: 1, FileBytes: 400, BytesRead: 100 },
       {
         ...run,
         Status: 'failed',
@@ -175,6 +176,17 @@ describe('Publish roll', () => {
       new File(['x'], 'bad.csv', { type: 'text/csv' }),
     );
     await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
+    // Said from the first problem on, while the rest of the file is checked.
+    expect(
+      await within(dialog).findByText(
+        'This file will not be published. Checking the rest of it for more problems…',
+        {},
+        { timeout: 4000 },
+      ),
+    ).toBeTruthy();
+    expect(
+      within(dialog).getByText('2 records checked, 1 problem found (25% of the file read)'),
+    ).toBeTruthy();
     expect(
       await within(dialog).findByText('101 problems found; nothing was changed', {}, { timeout: 4000 }),
     ).toBeTruthy();

@@ -153,6 +153,11 @@ function RunProgress({ upload, run }: { upload: UploadProgress | null; run: Impo
       max: upload.total,
       text: `${percent(upload.loaded, upload.total)}% uploaded`,
     };
+  } else if (run?.Status === 'validating' && run.ErrorCount > 0) {
+    // Known from the first problem on: say it now, not only when the whole file has been checked.
+    phase = 'This file will not be published. Checking the rest of it for more problems…';
+    const problems = `${formatCount(run.ErrorCount)} problem${run.ErrorCount === 1 ? '' : 's'}`;
+    bar = fileProgress(run, `${formatCount(run.TotalRecords)} records checked, ${problems} found`);
   } else if (run?.Status === 'validating') {
     phase = 'Checking every record…';
     bar = fileProgress(run, `${formatCount(run.TotalRecords)} records checked`);

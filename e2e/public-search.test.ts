@@ -291,6 +291,35 @@ describe('skeleton and contact modal', () => {
     await expect.poll(() => slow.getByRole('combobox').inputValue()).toBe('baker');
     expectNoPageErrors(slow);
     await slow.close();
+
+    // Enter while the app is starting (its router waits for the page's chunk, the painted box is still
+    // there): the app runs that search once it is up. Left to the browser, this submit raced React's
+    // replacing the form: the page neither left nor searched, or stuck on the painted page.
+    const starting = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const mountRequested = new Promise<void>((resolve) =>
+      starting.on('request', (r) => {
+        if (/\/assets\/mount-[^/]*\.js$/.test(r.url())) resolve();
+      }),
+    );
+    let pageChunkLoads = 0;
+    starting.on('request', (r) => {
+      if (/\/assets\/search-[^/]*\.js$/.test(r.url())) pageChunkLoads++;
+    });
+    const go = await holdRequests(starting, '**/assets/search-*.js');
+    await starting.goto('/Maine/Harrison/search', { waitUntil: 'commit' });
+    await mountRequested;
+    await starting.waitForTimeout(300);
+    const paintedBox = starting.locator('#opp-static-q');
+    await paintedBox.fill('baker');
+    await paintedBox.press('Enter');
+    go();
+    await expect.poll(() => count(starting).textContent()).toMatch(/^Showing 1 to \d+ of \d+ results$/);
+    expect(starting.url()).toMatch(/\/Maine\/Harrison\/search\?q=baker$/);
+    expect(await starting.getByRole('combobox').inputValue()).toBe('baker');
+    // One page load: the app searched, the browser did not leave for the search page.
+    expect(pageChunkLoads).toBe(1);
+    expectNoPageErrors(starting);
+    await starting.close();
   });
 
   it('contact info: a carousel with arrows, fields only when present, home URL in a new tab, Escape returns focus', async () => {

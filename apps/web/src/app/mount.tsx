@@ -1,5 +1,6 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { holdStaticSearchSubmits } from '@/features/search/utils/static-search-box';
 import { recordComponentTrace } from '@/lib/component-trace';
 import { yieldToMain } from '@/lib/yield';
 import { App } from './app';
@@ -24,6 +25,7 @@ type Router = ReturnType<typeof createAppRouter>;
  * their own: together they would hold a phone's main thread for about a quarter of a second.
  */
 export async function mountApp(): Promise<void> {
+  holdStaticSearchSubmits();
   await yieldToMain();
   const router = createAppRouter();
   whenRouterReady(router, () => {

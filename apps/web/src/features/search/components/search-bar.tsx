@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type Ref } from
 import { FilterIcon, SearchIcon } from '@/components/ui/icons';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { MIN_SUGGEST_CHARS, useSuggestions } from '../api/get-suggestions';
-import { readStaticSearchBox } from '../utils/static-search-box';
+import { readStaticSearchBox, takeLateStaticSearch } from '../utils/static-search-box';
 
 export interface SearchBarProps {
   clientId: number;
@@ -52,6 +52,14 @@ export function SearchBar({
     input.focus();
     input.setSelectionRange(input.value.length, input.value.length);
   }, [painted]);
+  // Typing, or a search sent, in the painted box after it was read, while React was replacing it.
+  useEffect(() => {
+    const late = takeLateStaticSearch();
+    if (!late) return;
+    setDraft(late.text);
+    inputRef.current?.focus();
+    if (late.submit) onSearch(late.text);
+  }, [onSearch]);
   const [shownQuery, setShownQuery] = useState(query);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);

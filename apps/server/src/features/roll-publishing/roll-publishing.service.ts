@@ -193,12 +193,13 @@ export class RollPublisher {
         abortable(this.openFile(input.filePath, input.fileName, { onRead }), signal),
         (p) => {
           // At the swap, not when importRoll returns: that waits out the replaced roll's grace period.
-          if (p.phase === 'done')
+          if (p.phase === 'done') {
             this.log.info(
               { runId: run.id, clientId: input.clientId, records: p.processed },
               'roll published',
             );
-          if (p.phase === 'done') return;
+            return;
+          }
           // At most once a second, but a new phase's first figures at once.
           if (p.phase === lastPhase && Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
           lastWrite = Date.now();

@@ -19,10 +19,15 @@ const PASSED_ON = ['SIGINT', 'SIGTERM'];
 export function runPortal(args, cwd = process.cwd()) {
   const child = spawn(process.execPath, ['--import', tsx, main, ...args], {
     cwd,
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...MALLOC_ENV, ...process.env },
   });
-  const passOn = (signal) => child.kill(signal);
+  // Passed on as a message, not as the signal (src/main.ts turns it back into one): a copy that came late,
+  // once the server had stopped and was exiting with no handler left, ended it by the signal (status 130
+  // after a clean stop, seen under load).
+  const passOn = (signal) => {
+    if (child.connected) child.send({ portalStop: signal }, () => {});
+  };
   for (const signal of PASSED_ON) process.on(signal, passOn);
   child.on('error', (err) => {
     console.error(`Could not start the portal: ${err.message}`);

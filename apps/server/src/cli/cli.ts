@@ -134,10 +134,11 @@ async function serve(args: string[], io: CliIo): Promise<number> {
     },
   });
   // Stops once, however many times the signal comes: a terminal's Ctrl+C reaches both this process and
-  // the `portal` command that started it, which passes it on (bin/run-portal.mjs), and that copy can come
-  // late, even after the close. A repeat must not fall through to Node's default action, which ends the
-  // process (by the signal, not with status 0), so the listeners stay until the process exits (they do
-  // not keep it alive). Listening before the announcement: whoever waits for it may signal at once.
+  // the `portal` command that started it, which passes it on (bin/run-portal.mjs, as a message main.ts
+  // raises here), and that copy can come late, even after the close; so can a second Ctrl+C. A repeat
+  // must not fall through to Node's default action, which ends the process (by the signal, not with
+  // status 0), so the listeners stay until the process exits (they do not keep it alive). Listening
+  // before the announcement: whoever waits for it may signal at once.
   const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {

@@ -24,9 +24,14 @@ export function runPortal(args, cwd = process.cwd()) {
   });
   // Passed on as a message, not as the signal (src/main.ts turns it back into one): a copy that came late,
   // once the server had stopped and was exiting with no handler left, ended it by the signal (status 130
-  // after a clean stop, seen under load).
+  // after a clean stop, seen under load). Until the child says it listens, the signal itself.
+  let listens = false;
+  child.on('message', (message) => {
+    if (message?.portalListens === true) listens = true;
+  });
   const passOn = (signal) => {
-    if (child.connected) child.send({ portalStop: signal }, () => {});
+    if (listens && child.connected) child.send({ portalStop: signal }, () => {});
+    else child.kill(signal);
   };
   for (const signal of PASSED_ON) process.on(signal, passOn);
   child.on('error', (err) => {

@@ -262,6 +262,47 @@ describe('skeleton and contact modal', () => {
     await page.close();
   });
 
+  it('asks for the app only once the page and its banner are painted, and never for its stylesheet again', async () => {
+    /** When the page painted, and when each of its files was asked for (ms since it was opened). */
+    const timeline = (page: Page) =>
+      page.evaluate(() => ({
+        painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+        files: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({
+          path: new URL(e.name).pathname,
+          start: e.startTime,
+          end: e.responseEnd,
+        })),
+      }));
+    for (const [url, banner] of [
+      ['/Maine/Harrison/search', false],
+      ['/Maine/Bridgton/search', true],
+      ['/Maine/Bridgton/1', true],
+    ] as const) {
+      const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+      await page.goto(url);
+      await page.locator('.opp-count, .opp-record .opp-section').first().waitFor();
+      const { painted, files } = await timeline(page);
+      const scripts = files.filter((f) => f.path.endsWith('.js'));
+      // Before the paint: the page's one small start script, nothing else of the app.
+      const start = scripts.filter((f) => /^\/assets\/start-[^/]+\.js$/.test(f.path));
+      expect(start, url).toHaveLength(1);
+      const app = scripts.filter((f) => f !== start[0]);
+      expect(app.length, url).toBeGreaterThan(3);
+      for (const f of app) expect(f.start, `${url}: ${f.path}`).toBeGreaterThanOrEqual(painted!);
+      // The banner, the page's largest element, has arrived before the app is asked for.
+      const image = files.find((f) => f.path.startsWith('/api/files/image/'));
+      if (banner)
+        for (const f of app) expect(f.start, `${url}: ${f.path}`).toBeGreaterThanOrEqual(image!.end);
+      // The stylesheet is in the page itself: a lazy route listing it among its files does not fetch it.
+      expect(
+        files.filter((f) => f.path.endsWith('.css')),
+        url,
+      ).toEqual([]);
+      expectNoPageErrors(page);
+      await page.close();
+    }
+  });
+
   it('the search box painted with the page works before the app has loaded', async () => {
     const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
     // The app proper (apps/web/src/app/mount.tsx) held back: only the server's painted page is there.

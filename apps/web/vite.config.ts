@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const SRC = path.resolve(import.meta.dirname, 'src');
@@ -187,10 +187,11 @@ const PUBLIC_ROUTES = {
 /**
  * `modulepreload` for the public routes' chunks, so they download beside the entry instead of after it
  * has run (a round trip and more on a slow phone). index.html preloads the app proper (app/mount.tsx,
- * which the entry imports after the first paint) and the home route's chunks (the public layout is among them, shared by
- * every public page); the search and record pages' own chunks
- * are listed in `.vite/route-preloads.json`, which the server adds to the HTML of a town's pages
- * (apps/server/src/plugins/web-app.ts).
+ * which the entry imports) and the home route's chunks (the public layout is among them, shared by
+ * every public page); the search and record pages' own chunks are listed in
+ * `.vite/route-preloads.json`, which the server adds to the HTML of a town's pages
+ * (apps/server/src/plugins/web-app.ts). The page asks for all of them only after its first paint
+ * (scriptsAfterPaint).
  */
 function preloadPublicRoutes(): Plugin {
   let outDir = '';
@@ -253,18 +254,46 @@ function preloadPublicRoutes(): Plugin {
   };
 }
 
+const START_MODULE = '/src/start-after-paint.ts';
+
 /**
- * The app's scripts are asked for at low priority: on a slow link the page's own content (the banner,
- * the record) comes first, and the scripts, which draw nothing the server has not painted already, take
- * the bandwidth left over. They still download at once, beside the rest.
+ * The app's scripts are asked for only once the page has been painted (src/start-after-paint.ts): the
+ * entry's `<script>` and Vite's `modulepreload` links leave index.html for a JSON data block, and the
+ * start script, which imports nothing, takes their place. The server lists a town page's route chunks in
+ * a block of its own (apps/server/src/plugins/web-app.ts).
  */
-const lowPriorityScripts = (html: string) =>
-  html
-    .replace(/<script type="module" crossorigin /g, '<script type="module" crossorigin fetchpriority="low" ')
+function scriptsAfterPaint(html: string, bundle: Rolldown.OutputBundle): string {
+  const start = Object.values(bundle).find(
+    (c) => c.type === 'chunk' && c.facadeModuleId?.replaceAll('\\', '/').endsWith(START_MODULE),
+  );
+  if (!start || start.type !== 'chunk' || start.imports.length > 0)
+    throw new Error(`${START_MODULE} must be built as a chunk of its own that imports nothing`);
+  let entry: string | null = null;
+  const preload: string[] = [];
+  const page = html
     .replace(
-      /<link rel="modulepreload" crossorigin /g,
-      '<link rel="modulepreload" crossorigin fetchpriority="low" ',
+      /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>\s*/,
+      (_tag, src: string) => {
+        entry = src;
+        return '';
+      },
+    )
+    .replace(
+      /<link rel="modulepreload" crossorigin href="(\/assets\/[^"]+\.js)">\s*/g,
+      (_tag, href: string) => {
+        preload.push(href);
+        return '';
+      },
     );
+  if (!entry) throw new Error('index.html has no entry script to start after the paint');
+  const scripts = JSON.stringify({ entry, preload });
+  return page.replace(
+    '</body>',
+    () =>
+      `<script type="application/json" id="opp-app-scripts">${scripts}</script>` +
+      `<script type="module" crossorigin src="/${start.fileName}"></script></body>`,
+  );
+}
 
 /**
  * The stylesheet goes into index.html as a <style> element (the CSP allows inline styles): the page's
@@ -286,7 +315,10 @@ function inlineStylesheet(): Plugin {
           if (!asset || asset.type !== 'asset') return link;
           const css = String(asset.source);
           if (/<\/style/i.test(css)) throw new Error(`${file} cannot be inlined: it holds </style`);
-          return `<style>${css}</style>`;
+          // The disabled link is never fetched; it tells Vite's loader of lazy routes, which lists this
+          // file among their dependencies (they share modules with the entry), that the page has it
+          // already. Without it each town page fetched the same 10 KB again, and its route waited for it.
+          return `<style>${css}</style><link rel="stylesheet" href="/${file}" disabled>`;
         });
       },
     },
@@ -295,7 +327,7 @@ function inlineStylesheet(): Plugin {
       order: 'post',
       handler(_options, bundle) {
         const page = bundle['index.html'];
-        if (page?.type === 'asset') page.source = lowPriorityScripts(String(page.source));
+        if (page?.type === 'asset') page.source = scriptsAfterPaint(String(page.source), bundle);
       },
     },
   };
@@ -315,6 +347,11 @@ export default defineConfig(({ command }) => ({
     sourcemap: false,
     chunkSizeWarningLimit: 600,
     rollupOptions: {
+      // The page and the one script it asks for before its first paint (scriptsAfterPaint).
+      input: {
+        index: path.resolve(import.meta.dirname, 'index.html'),
+        start: path.join(SRC, 'start-after-paint.ts'),
+      },
       output: {
         // The libraries every public page runs, in one chunk rather than a dozen pieces split by who
         // imports them: each file compresses on its own, so the pieces cost about 3 KB more in all.

@@ -108,11 +108,14 @@ describe('web app files', () => {
       // Exactly what the API answers, and the title cannot close the element early.
       expect(JSON.parse(data![1]!)).toEqual(api.json());
       expect(data![1]).not.toContain('<');
-      // The route's own chunks download beside the entry script; nothing but asset paths is taken.
+      // The route's own chunks, listed for the start script to fetch beside the entry after the paint
+      // (never as links the browser would fetch before it); nothing but asset paths is taken.
       const chunk = url.endsWith('1234') ? 'property-7a8b' : 'search-5e6f';
-      expect(html).toContain(
-        `<link rel="modulepreload" crossorigin fetchpriority="low" href="/assets/${chunk}.js">`,
+      const routeScripts = /<script type="application\/json" id="opp-route-scripts">(.*?)<\/script>/.exec(
+        html,
       );
+      expect(JSON.parse(routeScripts![1]!)).toEqual([`/assets/${chunk}.js`]);
+      expect(html).not.toContain('modulepreload');
       expect(html).not.toContain('<x');
       // A record page also starts the record's request, at the URL the app asks for.
       const recordHint =

@@ -223,8 +223,11 @@ export const webAppPlugin = fp(
         .filter(Boolean)
         .map((p) => decodeURIComponent(p));
       const isRecord = third !== undefined && third !== 'search';
-      for (const file of isRecord ? routeChunks.property : routeChunks.search)
-        head.push(`<link rel="modulepreload" crossorigin fetchpriority="low" href="${file}">`);
+      // The route's chunks, for the page's start script to ask for beside the entry once the page has
+      // been painted (apps/web/src/start-after-paint.ts), not before.
+      head.push(
+        `<script type="application/json" id="opp-route-scripts">${scriptSafeJson(isRecord ? routeChunks.property : routeChunks.search)}</script>`,
+      );
       // The record itself, at the URL the app will fetch (features/properties/api/get-property.ts).
       if (isRecord)
         first.push(

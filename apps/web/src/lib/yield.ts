@@ -8,14 +8,3 @@
 export function yieldToMain(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
-
-/**
- * Resolves once the browser has painted the page as it stands. A hidden tab paints nothing (it gets no
- * animation frames), so there it resolves at once.
- */
-export function afterPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    if (document.visibilityState !== 'visible') return resolve();
-    requestAnimationFrame(() => setTimeout(resolve, 0));
-  });
-}

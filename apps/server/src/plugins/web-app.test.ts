@@ -74,6 +74,21 @@ describe('web app files', () => {
     expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(INDEX);
   });
 
+  it('serves the files of a build made in place while the server runs', async () => {
+    // `npm run build` replaces the hashed files; the new index.html names new ones at once.
+    const script = 'export const rebuilt = true;\n'.repeat(200);
+    write('assets/app-5e5e.js', script);
+    const res = await get('/assets/app-5e5e.js', 'br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(script);
+    // Only files of the assets folder itself: no way out of it.
+    for (const url of ['/assets/..%2Findex.html', '/assets/%2e%2e%2findex.html', '/assets/..%5Cindex.html'])
+      expect((await get(url)).statusCode, url).toBe(404);
+  });
+
   it('answers a missing asset with 404, never with the app', async () => {
     const res = await get('/assets/gone-9z9z.js', 'br');
     expect(res.statusCode).toBe(404);

@@ -211,7 +211,7 @@ export const webAppPlugin = fp(
       url: string,
       { row, town }: { row: ClientRow; town: PublicClient },
     ) => {
-      // Read per request, like the static files: a new build in place is served at once.
+      // Read per request: a new build in place is served at once (its new assets: see the not-found handler).
       const indexHtml = await fs.promises.readFile(path.join(dist!, 'index.html'), 'utf8');
       const routeChunks = await readRoutePreloads(dist!);
       // What the page's largest element needs (the record, the banner) is asked for first, ahead of the
@@ -281,8 +281,15 @@ export const webAppPlugin = fp(
         };
         return reply.status(404).send(body);
       }
-      // A missing asset is a real 404; any other path is a client-side route.
-      if (url.startsWith('/assets/')) return reply.status(404).type('text/plain').send('Not found');
+      // The static routes are the files there were at start; a build made in place since then (`npm run
+      // build` while the portal runs) has new ones, which its index.html, read per request, names at
+      // once. A file of the assets folder itself is served; anything else under it is a real 404.
+      if (url.startsWith('/assets/')) {
+        const name = url.slice('/assets/'.length);
+        if (/^[\w-]+(\.[\w-]+)+$/.test(name) && fs.existsSync(path.join(dist!, 'assets', name)))
+          return reply.sendFile(`assets/${name}`);
+        return reply.status(404).type('text/plain').send('Not found');
+      }
       const found = await findTown(app.database.db, url);
       if (found) return sendTownPage(request, reply, url, found);
       if (url === '/') {

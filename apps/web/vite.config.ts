@@ -286,6 +286,9 @@ function scriptsAfterPaint(html: string, bundle: Rolldown.OutputBundle): string 
       },
     );
   if (!entry) throw new Error('index.html has no entry script to start after the paint');
+  // A tag in another form than the two above would be fetched before the paint, unnoticed.
+  if (/<script type="module"|rel="modulepreload"/.test(page))
+    throw new Error('index.html asks for a script before the paint that scriptsAfterPaint did not move');
   const scripts = JSON.stringify({ entry, preload });
   return page.replace(
     '</body>',

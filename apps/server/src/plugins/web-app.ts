@@ -286,8 +286,13 @@ export const webAppPlugin = fp(
       // once. A file of the assets folder itself is served; anything else under it is a real 404.
       if (url.startsWith('/assets/')) {
         const name = url.slice('/assets/'.length);
-        if (/^[\w-]+(\.[\w-]+)+$/.test(name) && fs.existsSync(path.join(dist!, 'assets', name)))
-          return reply.sendFile(`assets/${name}`);
+        const isFile = /^[\w-]+(\.[\w-]+)+$/.test(name)
+          ? await fs.promises.stat(path.join(dist!, 'assets', name)).then(
+              (s) => s.isFile(),
+              () => false,
+            )
+          : false;
+        if (isFile) return reply.sendFile(`assets/${name}`);
         return reply.status(404).type('text/plain').send('Not found');
       }
       const found = await findTown(app.database.db, url);

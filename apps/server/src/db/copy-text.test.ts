@@ -12,9 +12,11 @@ import {
   copyText,
   copyTextArray,
   copyTsvector,
+  readCopyText,
+  readTextArray,
   tsvectorLiteral,
 } from './copy-text.ts';
-import { copyFrom, queryRows } from './database.ts';
+import { copyFrom, copyTo, queryRows } from './database.ts';
 
 /*
  * The importer writes rolls with COPY (roll-rows.ts copyRow, rolls.repository copyRows): every value must reach the table
@@ -155,5 +157,69 @@ describe('COPY text values', () => {
       sql`select array(select jsonb_object_keys(${JSON.stringify(summary)}::jsonb)) as keys`,
     );
     expect(Object.keys(summary)).toEqual(row!.keys);
+  });
+});
+
+describe('reading COPY text', () => {
+  // Escapes COPY writes that the importer never does, and everything PostgreSQL quotes in an array.
+  const READ_AWKWARD = [...AWKWARD, 'bell\bform\fvtab\v', 'NULLS', 'null', 'a\\"b"\\', '"'];
+
+  /** What the engine writes for `query`, as rows of fields. */
+  async function copiedRows(query: string): Promise<string[][]> {
+    const text = new TextDecoder().decode(await copyTo(t.database.db, query));
+    return text === ''
+      ? []
+      : text
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((line) => line.split('\t'));
+  }
+
+  beforeAll(async () => {
+    await t.database.db.execute(sql`create table copy_read (id int, t text, a text[])`);
+  });
+
+  it('reads back text and text arrays exactly as the engine stored them', async () => {
+    await t.database.db.execute(sql`truncate copy_read`);
+    for (const [id, value] of READ_AWKWARD.entries())
+      await t.database.db.execute(
+        sql`insert into copy_read values (${id}, ${value}, array[${value}, 'x', ${value}]::text[])`,
+      );
+    await t.database.db.execute(sql`insert into copy_read values (999, null, '{}')`);
+    const rows = await copiedRows('select t, a from copy_read order by id');
+    expect(rows).toHaveLength(READ_AWKWARD.length + 1);
+    READ_AWKWARD.forEach((value, id) => {
+      const [text, array] = rows[id]!;
+      expect(readCopyText(text!)).toBe(value);
+      expect(readTextArray(readCopyText(array!)!)).toEqual([value, 'x', value]);
+    });
+    expect(readCopyText(rows.at(-1)![0]!)).toBeNull();
+    expect(readTextArray(readCopyText(rows.at(-1)![1]!)!)).toEqual([]);
+  });
+
+  it('reads any text array the engine writes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.string().filter((s) => !s.includes('\0')),
+          { maxLength: 6 },
+        ),
+        async (values) => {
+          await t.database.db.execute(sql`truncate copy_read`);
+          await t.database.db.execute(sql`insert into copy_read (id, a)
+                values (1, array(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb)))`);
+          const [[field]] = (await copiedRows('select a from copy_read')) as [[string]];
+          expect(readTextArray(readCopyText(field)!)).toEqual(values);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('answers no bytes for no rows, and refuses what is not an array', async () => {
+    expect((await copyTo(t.database.db, 'select 1 where false')).byteLength).toBe(0);
+    expect(() => readTextArray('a,b')).toThrow(/array/);
+    expect(() => readTextArray('{"open}')).toThrow(/unterminated/);
+    expect(() => readTextArray('{a,NULL}')).toThrow(/NULL/);
   });
 });

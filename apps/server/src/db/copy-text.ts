@@ -77,3 +77,69 @@ export function tsvectorLiteral(lexemes: readonly string[]): string {
 export function copyTsvector(lexemes: readonly string[]): string {
   return copyText(tsvectorLiteral(lexemes));
 }
+
+/*
+ * Reading COPY's text format (Database.copyTo): what PostgreSQL writes. Rows end with a line break and
+ * columns with a tab; neither occurs inside a value, which escapes them (and backslash, backspace, form
+ * feed, vertical tab) with a backslash. Output never uses the octal or hex escapes input accepts.
+ */
+
+const UNESCAPES: Record<string, string> = {
+  '\\': '\\',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+};
+const ESCAPED = /\\(.)/gs;
+
+/** A column's value as COPY wrote it: `\N` is null, escapes undone (most values have none). */
+export function readCopyText(field: string): string | null {
+  if (field === COPY_NULL) return null;
+  return field.includes('\\') ? field.replace(ESCAPED, (_, c: string) => UNESCAPES[c] ?? c) : field;
+}
+
+/**
+ * The elements of a one-dimensional text[] as PostgreSQL writes it (`{a,"b c","d\"e"}`), after
+ * readCopyText. An element is quoted when it is empty, holds a space, comma, brace, quote or backslash,
+ * or reads NULL; inside quotes a backslash keeps the next character. A NULL element is an error: the
+ * arrays read this way never hold one.
+ */
+export function readTextArray(literal: string): string[] {
+  if (literal.charCodeAt(0) !== 123 /* { */ || literal.charCodeAt(literal.length - 1) !== 125 /* } */)
+    throw new Error(`not a one-dimensional array: ${literal.slice(0, 40)}`);
+  const out: string[] = [];
+  const end = literal.length - 1;
+  let i = 1;
+  while (i < end) {
+    if (literal.charCodeAt(i) === 34 /* " */) {
+      let value = '';
+      let from = ++i;
+      for (;;) {
+        const c = literal.charCodeAt(i);
+        if (c === 92 /* \ */) {
+          value += literal.slice(from, i);
+          from = i + 1;
+          i += 2;
+        } else if (c === 34) {
+          value += literal.slice(from, i);
+          i++;
+          break;
+        } else if (i >= end) throw new Error(`unterminated array element: ${literal.slice(0, 40)}`);
+        else i++;
+      }
+      out.push(value);
+    } else {
+      let stop = literal.indexOf(',', i);
+      if (stop === -1) stop = end;
+      const value = literal.slice(i, stop);
+      if (value === 'NULL') throw new Error('a NULL array element');
+      out.push(value);
+      i = stop;
+    }
+    i++; // the comma (or, after the last element, onto the closing brace)
+  }
+  return out;
+}

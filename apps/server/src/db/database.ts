@@ -10,11 +10,11 @@ import { getTableName, sql, type SQL } from 'drizzle-orm';
 import { Cache } from 'drizzle-orm/cache/core';
 import type { MutationOption } from 'drizzle-orm/cache/core';
 import pg from 'pg';
-import { from as copyFromStdin } from 'pg-copy-streams';
+import { from as copyFromStdin, to as copyToStdout } from 'pg-copy-streams';
 import * as schema from './schema.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import { PgliteWorkerClient } from './pglite-client.ts';
-import { copyBlob, createPglite } from './pglite-create.ts';
+import { copiedOut, copyBlob, createPglite } from './pglite-create.ts';
 import { copyPieces, type CopyInput } from './copy-text.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -39,6 +39,13 @@ export interface Database {
    * they are: joining them first was a copy of every byte into fresh memory.
    */
   copyFrom(target: string, data: CopyInput): Promise<void>;
+  /**
+   * Bulk reading: the rows of `query` (SQL with its values written in: COPY takes no parameters) in
+   * COPY's text format, as UTF-8 bytes in a buffer of their own. Repositories reach it through
+   * `copyTo(db, …)` below. A row costs the engine its text and nothing more: read as result rows, each
+   * value of each row was an object of its own, which on the embedded engine cost more than the query.
+   */
+  copyTo(query: string): Promise<Uint8Array>;
   /** The embedded database's folder (null: in memory, or a PostgreSQL server). */
   readonly dataDir?: string | null;
   /**
@@ -100,17 +107,26 @@ export type DatabaseOptions =
   | { engine: 'postgres'; url: string; poolSize?: number };
 
 /**
- * The bulk loader of each open database, by its drizzle handle: drizzle has no COPY, which needs the
- * driver underneath (a stream on a PostgreSQL connection, a blob for PGlite). Keyed by the handle so
+ * Each open database by its drizzle handle, for COPY: drizzle has none, which needs the driver
+ * underneath (a stream on a PostgreSQL connection, a blob for PGlite). Keyed by the handle so
  * repositories keep taking a `Db` like every other query.
  */
-const bulkLoaders = new WeakMap<object, Database['copyFrom']>();
+const databases = new WeakMap<object, Database>();
+
+function databaseOf(db: Executor, what: string): Database {
+  const database = databases.get(db);
+  if (!database) throw new Error(`${what} needs a database handle from openDatabase, not a transaction`);
+  return database;
+}
 
 /** `COPY <target> FROM …` on the database behind `db` (not a transaction: COPY runs on its own). */
 export async function copyFrom(db: Executor, target: string, data: CopyInput): Promise<void> {
-  const load = bulkLoaders.get(db);
-  if (!load) throw new Error('copyFrom needs a database handle from openDatabase, not a transaction');
-  await load(target, data);
+  await databaseOf(db, 'copyFrom').copyFrom(target, data);
+}
+
+/** `COPY (<query>) TO …` on the database behind `db`: Database.copyTo. */
+export async function copyTo(db: Executor, query: string): Promise<Uint8Array> {
+  return databaseOf(db, 'copyTo').copyTo(query);
 }
 
 /** The rows of a raw query, whichever driver ran it (both return `{ rows }`). */
@@ -124,7 +140,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     options.engine === 'postgres'
       ? await openPostgres(options.url, options.poolSize ?? 10)
       : await openPglite(options.dataDir, options.worker ?? true, options.from);
-  bulkLoaders.set(database.db, (target, data) => database.copyFrom(target, data));
+  databases.set(database.db, database);
   return database;
 }
 
@@ -159,6 +175,9 @@ async function openPglite(dataDir: string | null, inWorker: boolean, from?: Blob
     async copyFrom(target, data) {
       await client.copyFrom(`copy ${target} from '/dev/blob'`, data);
     },
+    async copyTo(query) {
+      return client.copyTo(`copy (${query}) to '/dev/blob'`);
+    },
     async execScript(text) {
       await client.exec(text);
     },
@@ -181,6 +200,7 @@ async function openPglite(dataDir: string | null, inWorker: boolean, from?: Blob
 interface PgliteClient {
   exec(sql: string): Promise<unknown>;
   copyFrom(sql: string, data: CopyInput): Promise<void>;
+  copyTo(sql: string): Promise<Uint8Array>;
   transaction<T>(callback: (tx: { exec(sql: string): Promise<unknown> }) => Promise<T>): Promise<T>;
   dumpDataDir(compression: 'gzip'): Promise<Blob>;
   close(): Promise<void>;
@@ -192,6 +212,9 @@ async function openInProcess(dataPath: string | null, from?: Blob): Promise<Pgli
   return Object.assign(pg, {
     async copyFrom(sql: string, data: CopyInput) {
       await pg.query(sql, [], { blob: copyBlob(data) });
+    },
+    async copyTo(sql: string) {
+      return copiedOut(await pg.query(sql));
     },
     async dumpDataDir() {
       await pg.exec('checkpoint');
@@ -235,6 +258,17 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
           ),
           stream,
         );
+      } finally {
+        c.release();
+      }
+    },
+    async copyTo(query) {
+      const c = await pool.connect();
+      try {
+        const chunks: Buffer[] = [];
+        for await (const chunk of c.query(copyToStdout(`copy (${query}) to stdout`)))
+          chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
       } finally {
         c.release();
       }

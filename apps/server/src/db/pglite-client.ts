@@ -107,6 +107,11 @@ export class PgliteWorkerClient {
     );
   }
 
+  /** Runs `COPY … TO '/dev/blob'` (outside any transaction); its bytes move from the engine's thread. */
+  async copyTo(sql: string): Promise<Uint8Array> {
+    return (await this.#send({ op: 'copyTo', sql })) as Uint8Array;
+  }
+
   /**
    * Runs `callback` in a transaction that holds the database (other statements wait for it to end):
    * committed when the callback resolves, rolled back when it throws or calls `rollback()`.

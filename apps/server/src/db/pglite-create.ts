@@ -41,3 +41,8 @@ export async function createPglite(dataPath: string | null, from?: Blob): Promis
 export function copyBlob(data: CopyInput): Blob {
   return new Blob([...copyPieces(data)]);
 }
+
+/** What `COPY … TO '/dev/blob'` wrote, as bytes (none when it wrote no rows). */
+export async function copiedOut(result: { blob?: Blob }): Promise<Uint8Array> {
+  return result.blob ? new Uint8Array(await result.blob.arrayBuffer()) : new Uint8Array(0);
+}

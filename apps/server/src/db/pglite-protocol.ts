@@ -19,6 +19,8 @@ export type WorkerRequest =
   | { id: number; op: 'exec'; tx: number | null; sql: string; options: WireQueryOptions }
   /** `COPY … FROM '/dev/blob'` with `data` as the file: bulk loading (see Database.copyFrom). */
   | { id: number; op: 'copyFrom'; sql: string; data: CopyInput }
+  /** `COPY … TO '/dev/blob'`: answers with the file's bytes (see Database.copyTo). */
+  | { id: number; op: 'copyTo'; sql: string }
   /** Answers with a transaction id once BEGIN has run and the database is held for it. */
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
-import { copyBlob, createPglite } from './pglite-create.ts';
+import { copiedOut, copyBlob, createPglite } from './pglite-create.ts';
 import {
   toWireError,
   type WireQueryOptions,
@@ -118,6 +118,8 @@ async function handle(db: PGlite, msg: WorkerRequest): Promise<unknown> {
     case 'copyFrom':
       await db.query(msg.sql, [], { blob: copyBlob(msg.data) });
       return null;
+    case 'copyTo':
+      return copiedOut(await db.query(msg.sql));
     case 'begin':
       return begin(db);
     case 'end':
@@ -136,7 +138,7 @@ async function handle(db: PGlite, msg: WorkerRequest): Promise<unknown> {
 
 function reply(response: WorkerResponse) {
   const value = response.ok ? response.value : null;
-  // A snapshot's bytes move instead of being copied.
+  // A snapshot's or a COPY's bytes move instead of being copied.
   port.postMessage(response, value instanceof Uint8Array ? [value.buffer as ArrayBuffer] : []);
 }
 

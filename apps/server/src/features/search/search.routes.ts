@@ -45,8 +45,9 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     const registry = registerRollIndexes(db, {
       awaitUpTo: indexConfig.awaitParcels,
       memoryBytes: indexConfig.memoryMb * 1024 * 1024,
-      // Small enough that each batch's rows, on this thread and on a build thread, die young: batches of
-      // 20,000 outgrew V8's young generation and piled up: a county's build peaked 0.3-0.6 GB higher.
+      // Small enough that the rows a build thread reads from each batch die young (batches of 20,000
+      // outgrew V8's young generation and piled up: a county's build peaked 0.3-0.6 GB higher), and
+      // that the embedded engine answers other queries between batches.
       batch: 2_000,
       log: app.log,
     });

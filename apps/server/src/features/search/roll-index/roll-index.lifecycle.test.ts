@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PropertyRecordInput, SearchResponse } from '@opp/contracts';
-import type { Executor } from '../../../db/database.ts';
 import { setupTestApp } from '../../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../../test/factories.ts';
 import { RollIndexRegistry, rollIndexesOf } from './roll-index.registry.ts';
+import { rollIndexRepository } from './roll-index.repository.ts';
 
 // Every roll counts as big here (awaitParcels 0): its first searches are answered while its index builds.
 const ctx = setupTestApp({
@@ -100,20 +100,18 @@ describe('roll index lifecycle', () => {
   });
 
   it('answers with SQL when a build fails, and does not retry it at once', async () => {
-    let reads = 0;
-    const broken = {
-      execute: () => {
-        reads++;
-        return Promise.reject(new Error('connection lost'));
-      },
-    } as unknown as Executor;
-    const registry = new RollIndexRegistry(broken, {
-      awaitUpTo: 1_000_000,
-      memoryBytes: 1 << 30,
-      batch: 100,
-    });
-    expect(await registry.forRoll(1, 12345, 10)).toBeNull();
-    expect(await registry.forRoll(1, 12345, 10)).toBeNull();
-    expect(reads).toBe(1);
+    const reads = vi.spyOn(rollIndexRepository, 'readBatch').mockRejectedValue(new Error('connection lost'));
+    try {
+      const registry = new RollIndexRegistry(ctx.db, {
+        awaitUpTo: 1_000_000,
+        memoryBytes: 1 << 30,
+        batch: 100,
+      });
+      expect(await registry.forRoll(1, 12345, 10)).toBeNull();
+      expect(await registry.forRoll(1, 12345, 10)).toBeNull();
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });

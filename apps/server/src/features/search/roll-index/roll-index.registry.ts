@@ -3,6 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { collectGarbage } from '../../../lib/collect-garbage.ts';
 import { RollIndexBuilder, sortColumns, type RollIndex } from './roll-index.ts';
 import { rollIndexRepository } from './roll-index.repository.ts';
+import { readIndexRows } from './roll-index.rows.ts';
 import { RollIndexThread } from './roll-index.thread.ts';
 
 /*
@@ -188,11 +189,11 @@ export class RollIndexRegistry {
       let after: string | null = null;
       for (;;) {
         if (this.closed) return null;
-        const rows = await rollIndexRepository.readBatch(this.db, rollId, after, this.options.batch);
-        if (thread) thread.add(rows);
-        else for (const r of rows) builder!.add(r);
-        if (rows.length < this.options.batch) break;
-        after = rows[rows.length - 1]!.account;
+        const batch = await rollIndexRepository.readBatch(this.db, rollId, after, this.options.batch);
+        if (thread) await thread.add(batch.bytes);
+        else readIndexRows(batch.bytes, (r) => builder!.add(r));
+        if (batch.rows < this.options.batch) break;
+        after = batch.lastAccount;
       }
       index = thread ? await thread.finish() : await builder!.finish(() => yieldToEventLoop());
     } finally {

@@ -1,30 +1,17 @@
 import { sql } from 'drizzle-orm';
 import type { PropertySummary } from '@opp/contracts';
-import { queryRows, type Executor } from '../../../db/database.ts';
-import type { IndexSourceRow } from './roll-index.ts';
+import { copyTo, queryRows, type Executor } from '../../../db/database.ts';
+import { batchEnd } from './roll-index.rows.ts';
 
-interface SourceRow {
-  account: string;
-  account_key: string;
-  map_lot_key: string | null;
-  name_key: string | null;
-  location_key: string | null;
-  building_land: number | null;
-  total_acres: number | null;
-  sale_date: string | null;
-  sale_price: number | null;
-  living_area: number | null;
-  bedrooms: number | null;
-  bathrooms: number | null;
-  has_residential: boolean;
-  has_commercial: boolean;
-  land_types: string[];
-  building_styles: string[];
-  words: string[];
-  codes: string[];
+/** A batch of index rows (roll-index.rows.ts reads them), how many, and the last one's account. */
+export interface IndexRowBatch {
+  bytes: Uint8Array;
+  rows: number;
+  lastAccount: string | null;
 }
 
-const num = (v: number | string | null) => (v === null ? null : Number(v));
+/** A string as an SQL literal whatever `standard_conforming_strings` says (the E'' form). */
+const textLiteral = (value: string) => `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
 export interface ActiveRoll {
   clientId: number;
@@ -35,46 +22,31 @@ export interface ActiveRoll {
 export const rollIndexRepository = {
   /**
    * One batch of a roll's rows after `afterAccount`, by primary key (an index range scan, so each batch
-   * costs its own rows only and the embedded engine is free between batches).
+   * costs its own rows only and the embedded engine is free between batches), in COPY's text format:
+   * roll-index.rows.ts reads them, in this select list's order.
    */
   async readBatch(
     db: Executor,
     rollId: number,
     afterAccount: string | null,
     limit: number,
-  ): Promise<IndexSourceRow[]> {
-    const after = afterAccount === null ? sql`` : sql`and account > ${afterAccount}`;
-    const rows = await queryRows<SourceRow>(
+  ): Promise<IndexRowBatch> {
+    if (!Number.isSafeInteger(rollId) || !Number.isSafeInteger(limit))
+      throw new Error('readBatch takes whole numbers');
+    // COPY takes no parameters: the values are written in (the integers checked above, the text quoted).
+    const after = afterAccount === null ? '' : `and account > ${textLiteral(afterAccount)}`;
+    const bytes = await copyTo(
       db,
-      sql`select account, account_key, map_lot_key, name_key, location_key, building_land, total_acres,
-                 sale_date::text as sale_date, sale_price, living_area, bedrooms, bathrooms,
-                 has_residential, has_commercial, land_types, building_styles,
-                 tsvector_to_array(search_doc) as words, codes
-            from properties
-           where roll_id = ${rollId} ${after}
-           order by account
-           limit ${limit}`,
+      `select account, account_key, map_lot_key, name_key, location_key, building_land, total_acres,
+              sale_date::text, sale_price, living_area, bedrooms, bathrooms,
+              has_residential, has_commercial, land_types, building_styles,
+              tsvector_to_array(search_doc), codes
+         from properties
+        where roll_id = ${rollId} ${after}
+        order by account
+        limit ${limit}`,
     );
-    return rows.map((r) => ({
-      account: r.account,
-      accountKey: r.account_key,
-      mapLotKey: r.map_lot_key,
-      nameKey: r.name_key,
-      locationKey: r.location_key,
-      buildingLand: num(r.building_land),
-      totalAcres: num(r.total_acres),
-      saleDate: r.sale_date,
-      salePrice: num(r.sale_price),
-      livingArea: num(r.living_area),
-      bedrooms: num(r.bedrooms),
-      bathrooms: num(r.bathrooms),
-      hasResidential: r.has_residential,
-      hasCommercial: r.has_commercial,
-      landTypes: r.land_types ?? [],
-      buildingStyles: r.building_styles ?? [],
-      words: r.words ?? [],
-      codes: r.codes ?? [],
-    }));
+    return { bytes, ...batchEnd(bytes) };
   },
 
   /** The summaries of some parcels of a roll, by primary key, in the order asked (missing ones left out). */

@@ -10,6 +10,7 @@ import { pageWindow } from '../search.service.ts';
 import { compareC, RollIndexBuilder, textRanks, WordDictionary, type RollIndex } from './roll-index.ts';
 import { RollIndexThread } from './roll-index.thread.ts';
 import { rollIndexRepository } from './roll-index.repository.ts';
+import { readIndexRows } from './roll-index.rows.ts';
 
 /*
  * The roll index must answer exactly as the SQL path does: the same rows in the same order and the
@@ -94,11 +95,11 @@ async function buildIndex(batch: number, where: 'here' | 'thread'): Promise<Roll
   try {
     let after: string | null = null;
     for (;;) {
-      const rows = await rollIndexRepository.readBatch(ctx.db, rollId, after, batch);
-      if (thread) thread.add(rows);
-      else for (const r of rows) builder.add(r);
-      if (rows.length < batch) return thread ? await thread.finish() : await builder.finish();
-      after = rows[rows.length - 1]!.account;
+      const read = await rollIndexRepository.readBatch(ctx.db, rollId, after, batch);
+      if (thread) await thread.add(read.bytes);
+      else readIndexRows(read.bytes, (r) => builder.add(r));
+      if (read.rows < batch) return thread ? await thread.finish() : await builder.finish();
+      after = read.lastAccount;
     }
   } finally {
     await thread?.close();
@@ -309,6 +310,23 @@ describe('roll index', () => {
             `${column} ${descending}`,
           ).toEqual(index.search(c, sort, (t) => pageWindow(0, 100, t)));
         }
+  });
+
+  it('reads the rows after any text, quotes and backslashes included', async () => {
+    // The text is written into the query (COPY takes no parameters). Accounts cannot hold these
+    // characters; the query must still mean exactly what it says.
+    for (const from of ['', '1', "A1'", 'A1\\', "A1\\'", "'; drop table properties; --", '\\N', 'zz']) {
+      const after = await queryRows<{ account: string }>(
+        ctx.db,
+        sql`select account from properties where roll_id = ${rollId} and account > ${from}
+             order by account limit 3`,
+      );
+      const read = await rollIndexRepository.readBatch(ctx.db, rollId, from, 3);
+      const accounts: string[] = [];
+      readIndexRows(read.bytes, (r) => accounts.push(r.account));
+      expect(accounts).toEqual(after.map((r) => r.account));
+      expect(read).toMatchObject({ rows: after.length, lastAccount: after.at(-1)?.account ?? null });
+    }
   });
 
   it('lists the land types and building styles present', () => {

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { collectGarbage } from '../../../lib/collect-garbage.ts';
-import { RollIndexBuilder, type IndexSourceRow } from './roll-index.ts';
+import { RollIndexBuilder } from './roll-index.ts';
+import { readIndexRows } from './roll-index.rows.ts';
 import type { BuildRequest, BuildResponse } from './roll-index.thread.ts';
 
 /*
@@ -21,8 +22,8 @@ let sinceCollected = 0;
 
 port.on('message', (req: BuildRequest) => {
   if ('rows' in req) {
-    for (const r of req.rows as IndexSourceRow[]) builder.add(r);
-    sinceCollected += req.rows.length;
+    sinceCollected += readIndexRows(req.rows, (r) => builder.add(r));
+    port.postMessage({ read: true } satisfies BuildResponse);
     if (sinceCollected >= COLLECT_EVERY_ROWS) {
       sinceCollected = 0;
       collectGarbage();

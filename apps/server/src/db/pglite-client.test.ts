@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFrom, openDatabase, queryRows, type Database } from './database.ts';
+import { copyFrom, copyTo, openDatabase, queryRows, type Database } from './database.ts';
 
 /*
  * The embedded engine runs in a worker thread (decision 0007); these check what callers rely on across
@@ -52,6 +52,18 @@ describe('the PGlite worker', () => {
     );
     const [left] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from loaded`);
     expect(left!.n).toBe(2);
+  });
+
+  it("bulk-reads with COPY, the bytes moved from the engine's thread, and reports a bad query", async () => {
+    await database.execScript(`create table read_back (id int, name text);
+      insert into read_back values (1, 'tab\there'), (2, null), (3, 'ünï');`);
+    const bytes = await copyTo(database.db, 'select id, name from read_back order by id');
+    expect(new TextDecoder().decode(bytes)).toBe('1\ttab\\there\n2\t\\N\n3\tünï\n');
+    expect(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength).toBe(true);
+    expect((await copyTo(database.db, 'select id from read_back where false')).byteLength).toBe(0);
+    await expect(copyTo(database.db, 'select nothing from read_back')).rejects.toThrow(/column "nothing"/);
+    // The engine is still usable after the failed COPY.
+    expect((await copyTo(database.db, 'select count(*) from read_back')).byteLength).toBe(2);
   });
 
   it('reports PostgreSQL errors with their code and constraint', async () => {

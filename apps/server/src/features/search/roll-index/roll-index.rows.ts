@@ -16,7 +16,6 @@ const TAB = 9;
 const decoder = new TextDecoder();
 
 const num = (field: string) => (field === COPY_NULL ? null : Number(field));
-const textOf = (field: string) => readCopyText(field);
 const arrayOf = (field: string) => (field === COPY_NULL ? [] : readTextArray(readCopyText(field)!));
 
 /** Calls `onRow` with each row of a batch, in order; returns how many there were. */
@@ -30,14 +29,14 @@ export function readIndexRows(bytes: Uint8Array, onRow: (row: IndexSourceRow) =>
     start = end + 1;
     if (f.length !== COLUMNS) throw new Error(`an index row of ${f.length} columns, not ${COLUMNS}`);
     onRow({
-      account: textOf(f[0]!)!,
-      accountKey: textOf(f[1]!)!,
-      mapLotKey: textOf(f[2]!),
-      nameKey: textOf(f[3]!),
-      locationKey: textOf(f[4]!),
+      account: readCopyText(f[0]!)!,
+      accountKey: readCopyText(f[1]!)!,
+      mapLotKey: readCopyText(f[2]!),
+      nameKey: readCopyText(f[3]!),
+      locationKey: readCopyText(f[4]!),
       buildingLand: num(f[5]!),
       totalAcres: num(f[6]!),
-      saleDate: textOf(f[7]!),
+      saleDate: readCopyText(f[7]!),
       salePrice: num(f[8]!),
       livingArea: num(f[9]!),
       bedrooms: num(f[10]!),

@@ -178,10 +178,10 @@ export const rollsRepository = {
         )
         .replace(on[0], ` ON ${table} USING `);
     });
-    // The word index (GIN) first: the longest build by far (16 s of a 1,000,000-row roll's 17 on
-    // PostgreSQL, as long as all the sort B-trees together), so on two connections everything else
-    // builds beside it; started last, it ran alone at the end. The records table has only its primary
-    // key (migrations/0009).
+    // The word index (GIN) first: the longest build by far (13–14 s for a 1,000,000-row roll on
+    // PostgreSQL, nearly as long as all the sort B-trees together: 16 s since migrations/0011), so on
+    // two connections everything else builds beside it; started last, it ran alone at the end. The
+    // records table has only its primary key (migrations/0009).
     const records = recordsTable(rollId);
     const gin = (s: string) => / USING gin /i.test(s);
     const queue = [

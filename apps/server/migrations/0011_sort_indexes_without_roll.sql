@@ -4,7 +4,7 @@
 -- sort abbreviates the first key's values, and a constant abbreviates to nothing). Keyed on the sort
 -- column itself, a 1,000,000-row roll's fourteen sort indexes build in about 16 s of CPU instead of 21
 -- on PostgreSQL; they were the longer of an import's two build queues, so the indexing phase shortens by
--- about 3 s (that roll's import: 55 → 50 s; docs/decisions/0013). PGlite builds them no faster.
+-- about 3 s (that roll's import: 52–55 → 45–47 s; docs/decisions/0013). PGlite gains less, if at all.
 --
 -- Queries are unchanged: they name roll_id, which prunes them to the roll's own table, whose index then
 -- gives the ORDER BY directly. They still filter on roll_id within that table, and the included column

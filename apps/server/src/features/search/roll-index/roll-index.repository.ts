@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { escapeLiteral } from 'pg';
 import type { PropertySummary } from '@opp/contracts';
 import { copyTo, queryRows, type Executor } from '../../../db/database.ts';
 import { batchEnd } from './roll-index.rows.ts';
@@ -9,9 +10,6 @@ export interface IndexRowBatch {
   rows: number;
   lastAccount: string | null;
 }
-
-/** A string as an SQL literal whatever `standard_conforming_strings` says (the E'' form). */
-const textLiteral = (value: string) => `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
 export interface ActiveRoll {
   clientId: number;
@@ -34,7 +32,7 @@ export const rollIndexRepository = {
     if (!Number.isSafeInteger(rollId) || !Number.isSafeInteger(limit))
       throw new Error('readBatch takes whole numbers');
     // COPY takes no parameters: the values are written in (the integers checked above, the text quoted).
-    const after = afterAccount === null ? '' : `and account > ${textLiteral(afterAccount)}`;
+    const after = afterAccount === null ? '' : `and account > ${escapeLiteral(afterAccount)}`;
     const bytes = await copyTo(
       db,
       `select account, account_key, map_lot_key, name_key, location_key, building_land, total_acres,

@@ -159,9 +159,10 @@ export async function importRoll(
     await waitForWrite();
     // The batches' bytes go to the database as they are: joined, each flush was a copy of every byte
     // into fresh memory (on a machine slow to hand out memory, 0.4 s of CPU per 100,000 records).
-    const copy = pending.map((b) => b.copy);
-    const recordCopy = pending.map((b) => b.recordCopy);
-    const numberLike = pending.flatMap((b) => b.numberLike);
+    const batches = pending;
+    const copy = batches.map((b) => b.copy);
+    const recordCopy = batches.map((b) => b.recordCopy);
+    const numberLike = batches.flatMap((b) => b.numberLike);
     const rows = pendingRows;
     pending = [];
     pendingRows = 0;
@@ -170,7 +171,14 @@ export async function importRoll(
     // in writeError): nothing awaits it until the next batch is ready.
     inFlight = rollsRepository
       .copyRows(db, run.id, { rows: copy, records: recordCopy }, numberLike)
-      .then(() => afterWrite(rows))
+      .then(() => {
+        // Read whole by the database: the buffers can take the threads' next batches.
+        void pool?.then(
+          (p) => batches.forEach((b) => p.written(b)),
+          () => {},
+        );
+        return afterWrite(rows);
+      })
       .catch((err: unknown) => {
         writeError = err;
       });
@@ -178,8 +186,13 @@ export async function importRoll(
 
   const threads =
     options.threads ?? ((source.bytes ?? 0) >= POOL_MIN_BYTES ? defaultPoolSize(options.engine) : 0);
-  // The threads start (a quarter of a second) while the database makes the roll's tables.
-  const pool = threads > 0 && source.lineBlocks ? PreparePool.start(threads) : null;
+  // The threads start (0.1–0.2 s) while the database makes the roll's tables. A server's
+  // COPY reads the batches' bytes where they are, so their buffers can go back to the threads; the
+  // embedded engine's client moves them to its own thread instead (PreparePool.start).
+  const pool =
+    threads > 0 && source.lineBlocks
+      ? PreparePool.start(threads, { handOff: options.engine === 'postgres' })
+      : null;
   // Awaited before the first block; a failure to start is that await's to report.
   pool?.catch(() => {});
   // Once the file is read (or the import fails): the threads' memory goes before the index builds.

@@ -50,11 +50,12 @@ export interface PreparedBatch {
   records: PreparedRecord[];
   /**
    * COPY text (a line per row) of the valid records' roll rows, in input order, as UTF-8 in a buffer of
-   * its own (a batch prepared on a worker thread moves to the importing thread without a copy).
+   * its own (a batch prepared on a worker thread moves to the importing thread without a copy): the
+   * whole buffer, or with `handOff` its start (see ByteWriter.handOff).
    */
-  copy: Uint8Array;
+  copy: Uint8Array<ArrayBuffer>;
   /** COPY text of their packed records (the records table), in the same order and form. */
-  recordCopy: Uint8Array;
+  recordCopy: Uint8Array<ArrayBuffer>;
   /** How many rows `copy` holds. */
   rows: number;
   /** Accounts whose words PostgreSQL's own parser would split (see rolls.repository copyRows). */
@@ -114,12 +115,15 @@ export function copyRecordRow(target: RollTarget, r: PropertyRow): string {
 
 /**
  * Checks records against the contract and writes the valid ones as COPY text. `checkOnly` (a file
- * already known to be rejected: nothing more will be written) skips building rows.
+ * already known to be rejected: nothing more will be written) skips building rows. `handOff`: the
+ * batch takes this thread's write buffers with it (ByteWriter.handOff), for a reader that hands them
+ * back (reuseBuffers) once it has written them to the database.
  */
 export function prepareRecords(
   items: Iterable<SourceRecord>,
   target: RollTarget,
   checkOnly = false,
+  handOff = false,
 ): PreparedBatch {
   const records: PreparedRecord[] = [];
   const numberLike: string[] = [];
@@ -155,7 +159,20 @@ export function prepareRecords(
     rows++;
     if (row.searchWords.some((w) => NUMBER_LIKE.test(w))) numberLike.push(row.account);
   }
-  return { records, copy: copy.take(), recordCopy: recordCopy.take(), rows, numberLike };
+  const take = (w: ByteWriter) => (handOff ? w.handOff() : w.take());
+  return { records, copy: take(copy), recordCopy: take(recordCopy), rows, numberLike };
+}
+
+/** Buffers of a batch prepared with `handOff`, back from its reader, for this thread's next batches. */
+export function reuseBuffers(buffers: BatchBuffers): void {
+  writers.copy.reuse(buffers.copy);
+  writers.recordCopy.reuse(buffers.recordCopy);
+}
+
+/** The buffers a batch's COPY text is in, each for the writer it came from. */
+export interface BatchBuffers {
+  copy: ArrayBuffer;
+  recordCopy: ArrayBuffer;
 }
 
 /** The thread's writers, emptied by every batch (prepareRecords runs to its end without yielding). */

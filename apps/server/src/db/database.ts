@@ -14,7 +14,8 @@ import { from as copyFromStdin, to as copyToStdout } from 'pg-copy-streams';
 import * as schema from './schema.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import { PgliteWorkerClient } from './pglite-client.ts';
-import { copiedOut, copyBlob, createPglite } from './pglite-create.ts';
+import { copiedOut, createPglite } from './pglite-create.ts';
+import { COPY_INPUT_PATH, copyFromPieces } from './pglite-copy-input.ts';
 import { copyPieces, type CopyInput } from './copy-text.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -173,7 +174,7 @@ async function openPglite(dataDir: string | null, inWorker: boolean, from?: Blob
       return client.dumpDataDir('gzip');
     },
     async copyFrom(target, data) {
-      await client.copyFrom(`copy ${target} from '/dev/blob'`, data);
+      await client.copyFrom(`copy ${target} from '${COPY_INPUT_PATH}'`, data);
     },
     async copyTo(query) {
       return client.copyTo(`copy (${query}) to '/dev/blob'`);
@@ -211,7 +212,7 @@ async function openInProcess(dataPath: string | null, from?: Blob): Promise<Pgli
   const pg = await createPglite(dataPath, from);
   return Object.assign(pg, {
     async copyFrom(sql: string, data: CopyInput) {
-      await pg.query(sql, [], { blob: copyBlob(data) });
+      await copyFromPieces(pg, sql, data);
     },
     async copyTo(sql: string) {
       return copiedOut(await pg.query(sql));

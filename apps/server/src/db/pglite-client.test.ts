@@ -54,6 +54,38 @@ describe('the PGlite worker', () => {
     expect(left!.n).toBe(2);
   });
 
+  it('bulk-loads pieces cut anywhere, larger than the engine reads at once, one load at a time', async () => {
+    await database.execScript(
+      'create table pieces_a (id int, name text); create table pieces_b (id int, name text)',
+    );
+    const rows = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => `${from + i}\tünï ${'x'.repeat(i % 50)}\n`).join('');
+    // 300 kB cut every 7,919 bytes (inside characters too), with an empty piece and one given as text.
+    const bytes = new TextEncoder().encode(rows(0, 10_000));
+    const cut = Array.from({ length: Math.ceil(bytes.length / 7919) }, (_, i) =>
+      bytes.slice(i * 7919, (i + 1) * 7919),
+    );
+    const pieces = [...cut.slice(0, 3), new Uint8Array(0), ...cut.slice(3), rows(10_000, 10_010)];
+    // Three at once: one with a bad row, which fails alone; the others load their own rows.
+    const [a, bad, b] = await Promise.allSettled([
+      copyFrom(database.db, 'pieces_a (id, name)', pieces),
+      copyFrom(database.db, 'pieces_b (id, name)', '1\tfine\nnot a number\tbad\n'),
+      copyFrom(database.db, 'pieces_b (id, name)', rows(20_000, 20_005)),
+    ]);
+    expect([a.status, bad.status, b.status]).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const stored = await queryRows<{ t: string; n: number; text: string }>(
+      database.db,
+      sql`select 'a' as t, count(*)::int as n, string_agg(id || E'\t' || name || E'\n', '' order by id) as text
+            from pieces_a
+          union all
+          select 'b', count(*)::int, string_agg(id || E'\t' || name || E'\n', '' order by id) from pieces_b`,
+    );
+    expect(stored).toEqual([
+      { t: 'a', n: 10_010, text: rows(0, 10_010) },
+      { t: 'b', n: 5, text: rows(20_000, 20_005) },
+    ]);
+  });
+
   it("bulk-reads with COPY, the bytes moved from the engine's thread, and reports a bad query", async () => {
     await database.execScript(`create table read_back (id int, name text);
       insert into read_back values (1, 'tab\there'), (2, null), (3, 'ünï');`);

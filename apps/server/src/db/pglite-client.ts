@@ -97,7 +97,7 @@ export class PgliteWorkerClient {
     return this.#exec(null, sql, options);
   }
 
-  /** Runs `COPY … FROM '/dev/blob'` with `data` as the file (outside any transaction). */
+  /** Runs a `COPY … FROM` with `data` as the file it reads (pglite-copy-input.ts; outside any transaction). */
   async copyFrom(sql: string, data: CopyInput): Promise<void> {
     // Bytes move to the engine's thread instead of being copied.
     await this.#send(

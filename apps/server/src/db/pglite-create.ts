@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import { copyPieces, type CopyInput } from './copy-text.ts';
 
 /*
  * PGlite's shared buffers live in its WebAssembly memory, which only ever grows: at the default 128 MB
@@ -35,11 +34,6 @@ export async function createPglite(dataPath: string | null, from?: Blob): Promis
   if (!isNew) return db;
   await db.close();
   return PGlite.create(dataPath, OPTIONS);
-}
-
-/** COPY's input as the file `COPY … FROM '/dev/blob'` reads: the pieces, in order, copied once. */
-export function copyBlob(data: CopyInput): Blob {
-  return new Blob([...copyPieces(data)]);
 }
 
 /** What `COPY … TO '/dev/blob'` wrote, as bytes (none when it wrote no rows). */

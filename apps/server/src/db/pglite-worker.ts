@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
-import { copiedOut, copyBlob, createPglite } from './pglite-create.ts';
+import { copiedOut, createPglite } from './pglite-create.ts';
+import { copyFromPieces } from './pglite-copy-input.ts';
 import {
   toWireError,
   type WireQueryOptions,
@@ -116,7 +117,7 @@ async function handle(db: PGlite, msg: WorkerRequest): Promise<unknown> {
       return results.map(wireResults);
     }
     case 'copyFrom':
-      await db.query(msg.sql, [], { blob: copyBlob(msg.data) });
+      await copyFromPieces(db, msg.sql, msg.data);
       return null;
     case 'copyTo':
       return copiedOut(await db.query(msg.sql));

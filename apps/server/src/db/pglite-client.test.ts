@@ -60,12 +60,13 @@ describe('the PGlite worker', () => {
     );
     const rows = (from: number, to: number) =>
       Array.from({ length: to - from }, (_, i) => `${from + i}\tünï ${'x'.repeat(i % 50)}\n`).join('');
-    // 300 kB cut every 7,919 bytes (inside characters too), with an empty piece and one given as text.
+    // 300 kB cut every 7,919 bytes (inside characters too), with an empty piece; a load given as text
+    // (the failing one) beside it.
     const bytes = new TextEncoder().encode(rows(0, 10_000));
     const cut = Array.from({ length: Math.ceil(bytes.length / 7919) }, (_, i) =>
       bytes.slice(i * 7919, (i + 1) * 7919),
     );
-    const pieces = [...cut.slice(0, 3), new Uint8Array(0), ...cut.slice(3), rows(10_000, 10_010)];
+    const pieces = [...cut.slice(0, 3), new Uint8Array(0), ...cut.slice(3)];
     // Three at once: one with a bad row, which fails alone; the others load their own rows.
     const [a, bad, b] = await Promise.allSettled([
       copyFrom(database.db, 'pieces_a (id, name)', pieces),
@@ -81,7 +82,7 @@ describe('the PGlite worker', () => {
           select 'b', count(*)::int, string_agg(id || E'\t' || name || E'\n', '' order by id) from pieces_b`,
     );
     expect(stored).toEqual([
-      { t: 'a', n: 10_010, text: rows(0, 10_010) },
+      { t: 'a', n: 10_000, text: rows(0, 10_000) },
       { t: 'b', n: 5, text: rows(20_000, 20_005) },
     ]);
   });

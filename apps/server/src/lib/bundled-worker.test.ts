@@ -43,6 +43,11 @@ describe('startBundledWorker', () => {
     await expect(startBundledWorker(entry)).rejects.toThrow(/cannot run bundled: it uses import\.meta/);
   });
 
+  it('refuses an entry that awaits at its top level, which a script cannot', async () => {
+    const entry = write('awaits.ts', 'export const ready = await Promise.resolve(true);\n');
+    await expect(startBundledWorker(entry)).rejects.toThrow(/Top-level await/);
+  });
+
   it('reports code that does not compile', async () => {
     const entry = write('broken.ts', 'export const = ;\n');
     await expect(startBundledWorker(entry)).rejects.toThrow();

@@ -94,7 +94,8 @@ export class PreparePool {
   written(batch: PreparedBatch): void {
     const copy = batch.copy.buffer;
     const recordCopy = batch.recordCopy.buffer;
-    // A buffer moved elsewhere meanwhile is empty (detached); and no more are kept than are in use.
+    // An empty one is no writer's (a batch that wrote no rows: ByteWriter.handOff), and a buffer moved
+    // elsewhere meanwhile is empty too (detached); no more are kept than are in use.
     if (!this.#handOff || copy.byteLength === 0 || recordCopy.byteLength === 0) return;
     if (this.#written.length <= this.#workers.length) this.#written.push({ copy, recordCopy });
   }

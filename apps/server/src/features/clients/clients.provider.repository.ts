@@ -27,11 +27,11 @@ export const clientsProviderRepository = {
     return row ?? null;
   },
 
-  async countOwned(tx: Executor, clientId: number): Promise<DeletedClientCounts> {
-    const [row] = await queryRows<DeletedClientCounts>(
+  /** What the client's delete will take besides its parcels (rollsRepository.deleteClientRolls counts those). */
+  async countOwned(tx: Executor, clientId: number): Promise<Omit<DeletedClientCounts, 'properties'>> {
+    const [row] = await queryRows<Omit<DeletedClientCounts, 'properties'>>(
       tx,
-      sql`select (select count(*)::int from properties where client_id = ${clientId}) as properties,
-                 (select count(*)::int from contacts where client_id = ${clientId}) as contacts,
+      sql`select (select count(*)::int from contacts where client_id = ${clientId}) as contacts,
                  (select count(*)::int from stored_files where client_id = ${clientId}) as images,
                  (select count(*)::int from users where manages = ${clientId}) as admins`,
     );
@@ -51,8 +51,9 @@ export const clientsProviderRepository = {
   },
 
   /**
-   * Deletes the client. The foreign keys remove its contacts, images, import runs, property rows and old
-   * city names, and set its admins' `manages` to null; the accounts stay so they can be reassigned.
+   * Deletes the client. The foreign keys remove its contacts, images, import runs and old city names,
+   * and set its admins' `manages` to null; the accounts stay so they can be reassigned. Its rolls' rows
+   * are not among them (migrations/0012): rollsRepository.deleteClientRolls removes those.
    */
   async delete(tx: Executor, id: number): Promise<boolean> {
     const rows = await tx.delete(clients).where(eq(clients.id, id)).returning({ id: clients.id });

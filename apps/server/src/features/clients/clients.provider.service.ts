@@ -102,9 +102,13 @@ export const clientsProviderService = {
         throw conflict(
           `A roll import (${running.fileName}) is running for this client; delete it when the import has finished.`,
         );
-      const counts = await clientsProviderRepository.countOwned(tx, id);
+      const owned = await clientsProviderRepository.countOwned(tx, id);
       await clientsProviderRepository.revokeAdminSessions(tx, id);
+      // Its rolls go first, while their runs still say whose they are; each roll's tables are dropped
+      // whole, as fast for a county as for a hamlet.
+      const properties = await rollsRepository.deleteClientRolls(tx, id);
       await clientsProviderRepository.delete(tx, id);
+      const counts: DeletedClientCounts = { properties, ...owned };
       // The entry outlives the client (the log has no foreign key), so who deleted what stays known.
       await auditService.record(tx, {
         ...audit,

@@ -287,8 +287,30 @@ describe('DELETE /api/client/{id}', () => {
     const provider = await signIn(1);
     const doomed = await buildClient(ctx.db);
     const kept = await buildClient(ctx.db);
-    await publishRoll(ctx.db, doomed.id, [rec('1'), rec('2'), rec('3')]);
-    await publishRoll(ctx.db, kept.id, [rec('1')]);
+    const doomedRoll = await publishRoll(ctx.db, doomed.id, [rec('1'), rec('2'), rec('3')]);
+    const keptRoll = await publishRoll(ctx.db, kept.id, [rec('1')]);
+    // What a failed import leaves until the next sweep: the run, and its roll's empty tables.
+    const failed = await rollsRepository.createRun(ctx.db, {
+      clientId: doomed.id,
+      userId: null,
+      actor: 'test',
+      fileName: 'broken.jsonl',
+    });
+    await rollsRepository.createRollTable(ctx.db, failed.id);
+    await rollsRepository.fail(ctx.db, failed.id, 'broken', [], 0);
+    const rollTables = async () =>
+      (
+        await queryRows<{ relname: string }>(
+          ctx.db,
+          sql`select relname from pg_class where relname ~ '^propert(ies|y_records)_r[0-9]+$' order by relname`,
+        )
+      ).map((r) => r.relname);
+    const tablesOf = (roll: number | null) => [`properties_r${roll}`, `property_records_r${roll}`];
+    const doomedTables = [...tablesOf(doomedRoll.client.activeRollId), ...tablesOf(failed.id)];
+    const tablesBefore = await rollTables();
+    expect(tablesBefore).toEqual(
+      expect.arrayContaining([...doomedTables, ...tablesOf(keptRoll.client.activeRollId)]),
+    );
     await ctx.db.execute(
       sql`insert into contacts (client_id, title) values (${doomed.id}, 'Assessor'), (${kept.id}, 'Clerk')`,
     );
@@ -308,6 +330,9 @@ describe('DELETE /api/client/{id}', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true, deleted: { properties: 3, contacts: 1, images: 1, admins: 1 } });
+    // The client's rolls are dropped with it (tables, records and the failed run's leftovers), not left
+    // for a sweep; the other town's roll is untouched.
+    expect(await rollTables()).toEqual(tablesBefore.filter((t) => !doomedTables.includes(t)));
 
     const left = await queryRows<Record<string, number>>(
       ctx.db,

@@ -281,28 +281,9 @@ export const rollsRepository = {
    * (import.service.ts `retireAfterMs`), readers may still ask for it.
    */
   async dropAbandonedRolls(db: Executor, keepReplacedMs = 0): Promise<number> {
-    // Rolls written before 0006 live in the legacy partition, which exists only where it then held rows.
-    // It is probed by name, never through `properties`: a probe there cannot prune by the run and reads
-    // every roll's table, on every import (measured: 170 ms at 60 towns, seconds at 300).
-    const [legacy] = await queryRows<{ present: boolean }>(
-      db,
-      sql`select to_regclass('properties_legacy') is not null as present`,
-    );
-    const legacyRolls = legacy?.present
-      ? sql`union
-            select r.id from import_runs r
-             where r.status in ('failed', 'succeeded')
-               and exists (select 1 from properties_legacy p where p.roll_id = r.id)`
-      : sql``;
     const rows = await queryRows<{ roll_id: number }>(
       db,
-      sql`with rolls as (
-            -- Distinct: a roll has two tables.
-            select distinct substring(c.relname from ${ROLL_TABLE_PATTERN})::int as roll_id
-              from pg_class c
-             where c.relkind = 'r' and c.relnamespace = current_schema()::regnamespace
-               and c.relname ~ ${ROLL_TABLE_PATTERN}
-            ${legacyRolls})
+      sql`with rolls as (${await rollsWithRows(db)})
           select roll_id from rolls x
            where not exists (select 1 from import_runs r
                               where r.id = x.roll_id and r.status in ('validating', 'importing'))
@@ -314,7 +295,59 @@ export const rollsRepository = {
     for (const r of rows) await this.deleteRoll(db, r.roll_id);
     return rows.length;
   },
+
+  /**
+   * Removes every roll of a client (before the client itself is deleted, in the same transaction: no
+   * foreign key takes a roll's rows with its client, migrations/0012). Returns how many parcels the
+   * rolls held. A roll's tables go whole, whatever their size, but dropping them locks `properties`
+   * until the transaction ends: the caller ends it promptly.
+   */
+  async deleteClientRolls(db: Executor, clientId: number): Promise<number> {
+    const rolls = await queryRows<{ roll_id: number }>(
+      db,
+      sql`with rolls as (${await rollsWithRows(db)})
+          select x.roll_id from rolls x join import_runs r on r.id = x.roll_id
+           where r.client_id = ${clientId}
+           order by x.roll_id`,
+    );
+    let parcels = 0;
+    for (const { roll_id } of rolls) {
+      // One roll at a time, so the planner reads only that roll's table.
+      const [row] = await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from properties where roll_id = ${roll_id}`,
+      );
+      parcels += row?.n ?? 0;
+      await this.deleteRoll(db, roll_id);
+    }
+    return parcels;
+  },
 };
+
+/**
+ * The rolls that have rows, as a query of `roll_id`s: their own tables (0006), found by name, and
+ * rolls written before 0006, in the legacy partition where it exists (it is probed by name, never
+ * through `properties`: a probe there cannot prune by the run and reads every roll's table; measured:
+ * 170 ms at 60 towns, seconds at 300).
+ */
+async function rollsWithRows(db: Executor) {
+  const [legacy] = await queryRows<{ present: boolean }>(
+    db,
+    sql`select to_regclass('properties_legacy') is not null as present`,
+  );
+  const legacyRolls = legacy?.present
+    ? sql`union
+          select r.id from import_runs r
+           where r.status in ('failed', 'succeeded')
+             and exists (select 1 from properties_legacy p where p.roll_id = r.id)`
+    : sql``;
+  // Distinct: a roll has two tables.
+  return sql`select distinct substring(c.relname from ${ROLL_TABLE_PATTERN})::int as roll_id
+               from pg_class c
+              where c.relkind = 'r' and c.relnamespace = current_schema()::regnamespace
+                and c.relname ~ ${ROLL_TABLE_PATTERN}
+             ${legacyRolls}`;
+}
 
 const ROLL_TABLE_PATTERN = '^(?:properties|property_records)_r([0-9]+)$';
 

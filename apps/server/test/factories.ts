@@ -4,6 +4,7 @@ import type { PropertyRecordInput } from '@opp/contracts';
 import type { Db } from '../src/db/database.ts';
 import { clients } from '../src/db/schema.ts';
 import { importRoll } from '../src/features/imports/import.service.ts';
+import { rollsRepository } from '../src/features/imports/rolls.repository.ts';
 import { hashPassword } from '../src/features/auth/password.ts';
 import { usersRepository } from '../src/features/users/users.repository.ts';
 
@@ -47,6 +48,22 @@ export async function publishRoll(db: Db, clientId: number, records: PropertyRec
   if (!outcome.ok) throw new Error(`test roll rejected:\n${outcome.errors.join('\n')}`);
   const [client] = await db.select().from(clients).where(eq(clients.id, clientId));
   return { outcome, client: client! };
+}
+
+/**
+ * What a failed import leaves until the next sweep (as when the process died right after marking the
+ * run failed): the run, and its roll's empty tables.
+ */
+export async function abandonedRoll(db: Db, clientId: number) {
+  const run = await rollsRepository.createRun(db, {
+    clientId,
+    userId: null,
+    actor: 'test',
+    fileName: 'abandoned.jsonl',
+  });
+  await rollsRepository.createRollTable(db, run.id);
+  await rollsRepository.fail(db, run.id, 'Import failed: test', [], 0);
+  return run;
 }
 
 let userSeq = 0;

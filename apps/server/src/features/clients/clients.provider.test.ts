@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../db/database.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
-import { buildClient, publishRoll } from '../../../test/factories.ts';
+import { abandonedRoll, buildClient, publishRoll } from '../../../test/factories.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { rollsRepository } from '../imports/rolls.repository.ts';
 import { isValidPaymentLink } from './clients.provider.service.ts';
@@ -289,15 +289,7 @@ describe('DELETE /api/client/{id}', () => {
     const kept = await buildClient(ctx.db);
     const doomedRoll = await publishRoll(ctx.db, doomed.id, [rec('1'), rec('2'), rec('3')]);
     const keptRoll = await publishRoll(ctx.db, kept.id, [rec('1')]);
-    // What a failed import leaves until the next sweep: the run, and its roll's empty tables.
-    const failed = await rollsRepository.createRun(ctx.db, {
-      clientId: doomed.id,
-      userId: null,
-      actor: 'test',
-      fileName: 'broken.jsonl',
-    });
-    await rollsRepository.createRollTable(ctx.db, failed.id);
-    await rollsRepository.fail(ctx.db, failed.id, 'broken', [], 0);
+    const failed = await abandonedRoll(ctx.db, doomed.id);
     const rollTables = async () =>
       (
         await queryRows<{ relname: string }>(

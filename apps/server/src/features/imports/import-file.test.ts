@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyFrom, queryRows } from '../../db/database.ts';
 import { setupTestApp, testEngine } from '../../../test/helpers.ts';
-import { buildClient } from '../../../test/factories.ts';
+import { abandonedRoll, buildClient } from '../../../test/factories.ts';
 import { importRoll } from './import.service.ts';
 import { recordSourceFor } from './record-sources.ts';
 import { rollsRepository } from './rolls.repository.ts';
@@ -268,14 +268,7 @@ describe('importing roll files', () => {
 
     // A failed run whose clean-up never ran (the process died right after marking it) is dropped by
     // the next import, of any client.
-    const orphan = await rollsRepository.createRun(ctx.db, {
-      clientId: client.id,
-      userId: null,
-      actor: 'test',
-      fileName: 'orphan.jsonl',
-    });
-    await rollsRepository.createRollTable(ctx.db, orphan.id);
-    await rollsRepository.fail(ctx.db, orphan.id, 'Import failed: test', [], 0);
+    const orphan = await abandonedRoll(ctx.db, client.id);
     const other = await buildClient(ctx.db);
     expect((await importFile(other.id, file('other.jsonl', jsonl([{ Account: '1' }])))).ok).toBe(true);
     expect(await rollTableExists(orphan.id)).toBe(false);

@@ -31,6 +31,8 @@ const IMPORTER_FILES = [
   'apps/server/src/features/imports/import.service.ts',
   'apps/server/src/features/imports/rolls.repository.ts',
   'apps/server/src/features/imports/record-sources.ts',
+  'apps/server/src/features/imports/jsonl-records.ts',
+  'apps/server/src/features/imports/full-check.ts',
   'apps/server/src/features/imports/record-fast-path.ts',
   'apps/server/src/features/imports/roll-rows.ts',
   'apps/server/src/features/imports/prepare-pool.ts',

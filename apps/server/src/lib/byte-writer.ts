@@ -31,6 +31,11 @@ export class ByteWriter {
     this.#length += encoder.encodeInto(text, this.#bytes.subarray(this.#length)).written;
   }
 
+  /** Forgets what was written (the buffer stays, for the next text). */
+  clear(): void {
+    this.#length = 0;
+  }
+
   /** What was written, in a buffer of its own and of its size (so it can move to another thread). */
   toBytes(): Uint8Array<ArrayBuffer> {
     return this.#bytes.slice(0, this.#length);

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/database.ts';
+import { fullCheck } from './full-check.ts';
 import { PreparePool, defaultPoolSize } from './prepare-pool.ts';
-import type { LineBlock } from './record-sources.ts';
+import type { LineBlock } from './jsonl-records.ts';
 import { prepareRecords, type PreparedBatch, type RollTarget, type SourceRecord } from './roll-rows.ts';
 import { rollsRepository, type ImportRun } from './rolls.repository.ts';
 
@@ -98,11 +99,11 @@ async function* preparedBatches(
   for await (const item of source()) {
     items.push(item);
     if (items.length >= BATCH) {
-      yield prepareRecords(items, target, checkOnly());
+      yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly() });
       items = [];
     }
   }
-  if (items.length) yield prepareRecords(items, target, checkOnly());
+  if (items.length) yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly() });
 }
 
 /**

@@ -2,7 +2,7 @@ import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startBundledWorker } from '../../lib/bundled-worker.ts';
 import { startThreads, whenReady } from '../../lib/thread-start.ts';
-import type { LineBlock } from './record-sources.ts';
+import type { LineBlock } from './jsonl-records.ts';
 import type { BatchBuffers, PreparedBatch, RollTarget } from './roll-rows.ts';
 
 /*

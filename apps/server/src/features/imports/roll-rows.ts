@@ -1,4 +1,4 @@
-import { PropertyRecord } from '@opp/contracts';
+import type { PropertyRecord } from '@opp/contracts';
 import {
   copyBoolean,
   copyJson,
@@ -42,6 +42,13 @@ export interface RollTarget {
   rollId: number;
   clientId: number;
 }
+
+/**
+ * The contract's own check of a record (zod's PropertyRecord.safeParse: full-check.ts), asked only for
+ * records the fast path (record-fast-path.ts) leaves to it. A parameter rather than an import: an import
+ * thread loads zod only once a record needs it (prepare-worker.ts).
+ */
+export type FullCheck = (typeof PropertyRecord)['safeParse'];
 
 /** A record's outcome: its account when it is valid, else the messages that say why not. */
 export type PreparedRecord = { line: number; account: string } | { line: number; errors: string[] };
@@ -113,20 +120,50 @@ export function copyRecordRow(target: RollTarget, r: PropertyRow): string {
   return `${target.rollId}\t${copyText(r.account)}\t${copyJson(packRecord(r.record))}`;
 }
 
-/**
- * Checks records against the contract and writes the valid ones as COPY text. `checkOnly` (a file
- * already known to be rejected: nothing more will be written) skips building rows. `handOff`: the
- * batch takes this thread's write buffers with it (ByteWriter.handOff), for a reader that hands them
- * back (reuseBuffers) once it has written them to the database.
- */
+export interface PrepareOptions {
+  /** For records the fast path leaves to the contract; whatever it throws ends the batch. */
+  fullCheck: FullCheck;
+  /** A file already known to be rejected (nothing more will be written): no rows are built. */
+  checkOnly?: boolean;
+  /**
+   * The batch takes this thread's write buffers with it (ByteWriter.handOff), for a reader that hands
+   * them back (reuseBuffers) once it has written them to the database.
+   */
+  handOff?: boolean;
+}
+
+/** Checks records against the contract and writes the valid ones as COPY text. */
 export function prepareRecords(
   items: Iterable<SourceRecord>,
   target: RollTarget,
-  checkOnly = false,
-  handOff = false,
+  options: PrepareOptions,
 ): PreparedBatch {
+  const { fullCheck, checkOnly = false, handOff = false } = options;
   const records: PreparedRecord[] = [];
   const numberLike: string[] = [];
+  const { copy, recordCopy } = writers;
+  let rows: number;
+  try {
+    rows = writeRecords(items, target, fullCheck, checkOnly, records, numberLike);
+  } catch (err) {
+    // Nothing of a batch that did not finish stays for the next one.
+    copy.clear();
+    recordCopy.clear();
+    throw err;
+  }
+  const take = (w: ByteWriter) => (handOff ? w.handOff() : w.take());
+  return { records, copy: take(copy), recordCopy: take(recordCopy), rows, numberLike };
+}
+
+/** prepareRecords' loop: fills `records` and `numberLike`, writes the rows, and counts them. */
+function writeRecords(
+  items: Iterable<SourceRecord>,
+  target: RollTarget,
+  fullCheck: FullCheck,
+  checkOnly: boolean,
+  records: PreparedRecord[],
+  numberLike: string[],
+): number {
   const { copy, recordCopy } = writers;
   let rows = 0;
   for (const item of items) {
@@ -136,7 +173,7 @@ export function prepareRecords(
     }
     let record = fastParseRecord(item.value);
     if (!record) {
-      const parsed = PropertyRecord.safeParse(item.value);
+      const parsed = fullCheck(item.value);
       if (!parsed.success) {
         records.push({
           line: item.line,
@@ -159,8 +196,7 @@ export function prepareRecords(
     rows++;
     if (row.searchWords.some((w) => NUMBER_LIKE.test(w))) numberLike.push(row.account);
   }
-  const take = (w: ByteWriter) => (handOff ? w.handOff() : w.take());
-  return { records, copy: take(copy), recordCopy: take(recordCopy), rows, numberLike };
+  return rows;
 }
 
 /** Buffers of a batch prepared with `handOff`, back from its reader, for this thread's next batches. */

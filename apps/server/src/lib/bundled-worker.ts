@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { build, version as esbuildVersion, type BuildOptions } from 'esbuild';
+import { writeFileAtomic } from './write-file-atomic.ts';
 
 /*
  * A worker thread running a TypeScript module bundled, with everything it imports, into one script
@@ -91,20 +92,12 @@ function readStored(file: string): string | null {
   }
 }
 
-/** Written whole or not at all (one file, renamed into place): two processes may store one at once. */
+/** Written whole or not at all: two processes may store one at once. */
 function store(file: string, manifest: Manifest, code: string): void {
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(temp, `${JSON.stringify(manifest)}\n${code}`);
-    fs.renameSync(temp, file);
+    writeFileAtomic(file, `${JSON.stringify(manifest)}\n${code}`);
   } catch {
     // A read-only installation runs without the cache.
-    try {
-      fs.rmSync(temp, { force: true });
-    } catch {
-      // Nothing was written there either.
-    }
   }
 }
 

@@ -5,6 +5,7 @@ import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/database.ts';
 import { migrate } from '../../db/migrate.ts';
 import { CliError, parse, UsageError, write, type CliIo } from '../../cli/io.ts';
+import { writeFileAtomic } from '../../lib/write-file-atomic.ts';
 import { auditService } from '../audit/audit.service.ts';
 import {
   inspectSnapshot,
@@ -12,7 +13,6 @@ import {
   readLocalAdmin,
   restoreSnapshot,
   snapshotOf,
-  writeFileAtomic,
 } from './backup.service.ts';
 
 export const BACKUP_USAGE = `Usage: portal backup FILE
@@ -80,7 +80,7 @@ export async function backupCommand(args: string[], io: CliIo): Promise<number> 
     }
     source = 'the portal was not running';
   }
-  await writeFileAtomic(file, bytes);
+  writeFileAtomic(file, bytes);
   write(
     io.stdout,
     `Backup of ${config.dataDir} written to ${file} (${mb(bytes.length)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s; ${source})`,

@@ -65,21 +65,6 @@ export function readLocalAdmin(dataDir: string): LocalAdmin | null {
   }
 }
 
-/** Writes `bytes` to `file` through a temporary file and a rename: a backup is whole or absent. */
-export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<void> {
-  const dir = path.dirname(path.resolve(file));
-  fs.mkdirSync(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.partial`);
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    fs.writeSync(fd, bytes);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-}
-
 /** A snapshot of an open embedded database. @throws when the database is not embedded. */
 export async function snapshotOf(database: Database): Promise<Uint8Array> {
   if (!database.snapshot) throw new Error('only the embedded database can be snapshotted; use pg_dump');

@@ -139,12 +139,10 @@ export function prepareRecords(
   options: PrepareOptions,
 ): PreparedBatch {
   const { fullCheck, checkOnly = false, handOff = false } = options;
-  const records: PreparedRecord[] = [];
-  const numberLike: string[] = [];
   const { copy, recordCopy } = writers;
-  let rows: number;
+  let written: Omit<PreparedBatch, 'copy' | 'recordCopy'>;
   try {
-    rows = writeRecords(items, target, fullCheck, checkOnly, records, numberLike);
+    written = writeRecords(items, target, fullCheck, checkOnly);
   } catch (err) {
     // Nothing of a batch that did not finish stays for the next one.
     copy.clear();
@@ -152,18 +150,18 @@ export function prepareRecords(
     throw err;
   }
   const take = (w: ByteWriter) => (handOff ? w.handOff() : w.take());
-  return { records, copy: take(copy), recordCopy: take(recordCopy), rows, numberLike };
+  return { ...written, copy: take(copy), recordCopy: take(recordCopy) };
 }
 
-/** prepareRecords' loop: fills `records` and `numberLike`, writes the rows, and counts them. */
+/** prepareRecords' loop: each record's outcome, and the valid ones' rows written to this thread's writers. */
 function writeRecords(
   items: Iterable<SourceRecord>,
   target: RollTarget,
   fullCheck: FullCheck,
   checkOnly: boolean,
-  records: PreparedRecord[],
-  numberLike: string[],
-): number {
+): Omit<PreparedBatch, 'copy' | 'recordCopy'> {
+  const records: PreparedRecord[] = [];
+  const numberLike: string[] = [];
   const { copy, recordCopy } = writers;
   let rows = 0;
   for (const item of items) {
@@ -196,7 +194,7 @@ function writeRecords(
     rows++;
     if (row.searchWords.some((w) => NUMBER_LIKE.test(w))) numberLike.push(row.account);
   }
-  return rows;
+  return { records, rows, numberLike };
 }
 
 /** Buffers of a batch prepared with `handOff`, back from its reader, for this thread's next batches. */

@@ -34,21 +34,23 @@ const OPTIONS = {
   metafile: true,
 } satisfies BuildOptions;
 
+/** The project's installed packages (the folder esbuild is in), or null if it cannot be found. */
+function nodeModules(): string | null {
+  try {
+    return path.dirname(path.dirname(createRequire(import.meta.url).resolve('esbuild/package.json')));
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Where the project's own entries are kept: beside its packages, where build tools keep their caches.
  * Null for an entry outside the project (a test's, in a temporary folder: each would be kept for good).
  */
 function cacheDirFor(entryPath: string): string | null {
-  try {
-    const modules = path.dirname(
-      path.dirname(createRequire(import.meta.url).resolve('esbuild/package.json')),
-    );
-    const project = path.dirname(modules);
-    if (!entryPath.startsWith(project + path.sep)) return null;
-    return path.join(modules, '.cache', 'opp-worker-bundles');
-  } catch {
-    return null;
-  }
+  const modules = nodeModules();
+  if (!modules || !entryPath.startsWith(path.dirname(modules) + path.sep)) return null;
+  return path.join(modules, '.cache', 'opp-worker-bundles');
 }
 
 /** What a stored bundle was made of: its files (absolute paths) and their digest (digestOf). */
@@ -126,10 +128,11 @@ export async function bundleScript(entry: URL, cacheDir: string | null): Promise
   if (cacheDir && file) {
     // npm's record of the installed packages too: an upgrade can change how an import resolves without
     // changing any file the bundle read.
-    const installed = path.join(path.dirname(cacheDir), '..', '.package-lock.json');
+    const modules = nodeModules();
+    const installed = modules && path.join(modules, '.package-lock.json');
     const inputs = [
       ...Object.keys(result.metafile.inputs).map((f) => path.resolve(workingDir, f)),
-      ...(fs.existsSync(installed) ? [installed] : []),
+      ...(installed && fs.existsSync(installed) ? [installed] : []),
     ];
     // Not stored if a file changed while it was bundled (or a moment before): the code might not be
     // what the digest describes. The next start bundles again.

@@ -27,6 +27,7 @@ import {
   compareQuick,
   floorsOf,
   httpSlowdown,
+  importCpu,
   figuresOf,
   frozenMachine,
   markdown,
@@ -224,7 +225,7 @@ async function measureEngine(
     );
     result.probeImport = (await probeImport(ds, engine)).big;
     log(
-      `    ${result.probeImport.recordsPerSecond.toLocaleString('en-US')} records/s, peak ${result.probeImport.peakRssMb} MB`,
+      `    ${result.probeImport.recordsPerSecond.toLocaleString('en-US')} records/s, peak ${result.probeImport.peakRssMb} MB${importCpu(result.probeImport)}`,
     );
   }
 

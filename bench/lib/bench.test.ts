@@ -6,7 +6,7 @@ import { PropertyRecord } from '@opp/contracts';
 import { clientLayout, clientRecords, datasetSpec, generateRecord } from './generator.ts';
 import { writeClientJsonl } from './jsonl-writer.ts';
 import { Rng } from './prng.ts';
-import { compareQuick, figuresOf, httpSlowdown, regressions, type Figures } from './report.ts';
+import { compareQuick, figuresOf, httpSlowdown, importCpu, regressions, type Figures } from './report.ts';
 import type { BenchResults } from './results.ts';
 import { buildShapes, queryTerms } from './shapes.ts';
 import { percentile, summarize } from './stats.ts';
@@ -125,6 +125,25 @@ describe('latency statistics', () => {
     expect(percentile(samples, 99)).toBe(99);
     const s = summarize([5, 1, 3]);
     expect(s).toMatchObject({ n: 3, p50: 3, max: 5, mean: 3 });
+  });
+});
+
+describe('import CPU note', () => {
+  const figure = { clientId: 1, records: 100_000, seconds: 7.5, recordsPerSecond: 13_333, peakRssMb: 450 };
+
+  it("says when an import needs more CPU than the machine's cores give in the target's time", () => {
+    // 100,000 records at 20,000/s is 5 s: two cores give 10 CPU-seconds in it.
+    const over = importCpu({ ...figure, cpuSeconds: 11.2, cores: 2 });
+    expect(over).toContain('CPU busy 11.2 s');
+    expect(over).toContain('more than the 10 CPU-seconds its 2 cores give');
+    expect(over).toContain('needs less work');
+    const within = importCpu({ ...figure, cpuSeconds: 9.4, cores: 2 });
+    expect(within).toContain('within the 10 CPU-seconds');
+    expect(importCpu({ ...figure, cpuSeconds: 11.2, cores: 4 })).toContain('within the 20 CPU-seconds');
+  });
+
+  it('says nothing for a figure kept from before the CPU was measured', () => {
+    expect(importCpu(figure)).toBe('');
   });
 });
 

@@ -1,3 +1,4 @@
+import type { ImportFigure } from '../import-worker.ts';
 import type { BenchResults, Check, EngineResults } from './results.ts';
 
 /*
@@ -243,6 +244,25 @@ export function engineTable(e: EngineResults): string[] {
   return lines;
 }
 
+/**
+ * What an import cost in CPU, beside the CPU the target's time would give: at the target rate the import
+ * has `records / rate` seconds, and the machine's cores that many CPU-seconds each. An import that
+ * already needs more than that cannot reach the target by scheduling its work better, only by doing less.
+ * Empty for a figure kept from before the CPU was measured.
+ */
+export function importCpu(f: ImportFigure): string {
+  if (f.cpuSeconds === undefined || !f.cores) return '';
+  const targetSeconds = f.records / TARGETS.importRecordsPerSecond;
+  const budget = targetSeconds * f.cores;
+  const s = (v: number) => (Math.round(v * 10) / 10).toLocaleString('en-US');
+  const give = `${s(budget)} CPU-seconds its ${f.cores} cores give in the target's ${s(targetSeconds)} s`;
+  const verdict =
+    f.cpuSeconds > budget
+      ? `more than the ${give}: the target needs less work, not a better schedule`
+      : `within the ${give}`;
+  return `; the machine's CPU busy ${s(f.cpuSeconds)} s, ${verdict}`;
+}
+
 export function engineSummary(e: EngineResults): string[] {
   const out: string[] = [];
   if (e.data) {
@@ -250,13 +270,14 @@ export function engineSummary(e: EngineResults): string[] {
     out.push(
       `- Import of the ${b.records.toLocaleString('en-US')}-parcel roll: ${b.recordsPerSecond.toLocaleString('en-US')} records/s ` +
         `(${fmt(b.seconds)} s), peak memory ${b.peakRssMb} MB (${e.data.reused ? `measured when the data set was built, ${e.data.builtAt}` : 'this run'}` +
-        `${e.data.bigImportStale ? '; the importer changed since: stale, run with --rebuild' : ''}).`,
+        `${e.data.bigImportStale ? '; the importer changed since: stale, run with --rebuild' : ''})${importCpu(b)}.`,
     );
   }
   if (e.probeImport)
     out.push(
       `- Import of ${e.probeImport.records.toLocaleString('en-US')} records into an empty database, this run: ` +
-        `${e.probeImport.recordsPerSecond.toLocaleString('en-US')} records/s (${fmt(e.probeImport.seconds)} s), peak ${e.probeImport.peakRssMb} MB.`,
+        `${e.probeImport.recordsPerSecond.toLocaleString('en-US')} records/s (${fmt(e.probeImport.seconds)} s), peak ${e.probeImport.peakRssMb} MB` +
+        `${importCpu(e.probeImport)}.`,
     );
   const t = e.throughput;
   if (t) {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database } from '../../db/database.ts';
 import { acquireDataDirLock } from '../../db/data-dir-lock.ts';
+import { writeFileAtomic } from '../../lib/write-file-atomic.ts';
 
 /*
  * Backup and restore of the embedded database (PGlite). PGlite is one process per data folder, so
@@ -38,10 +39,7 @@ export function sameToken(expected: string, given: string | undefined): boolean 
 export const localAdminPath = (dataDir: string) => path.join(dataDir, LOCAL_ADMIN_FILE);
 
 export function writeLocalAdmin(dataDir: string, admin: LocalAdmin): void {
-  const file = localAdminPath(dataDir);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(admin), { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writeFileAtomic(localAdminPath(dataDir), JSON.stringify(admin));
 }
 
 export function removeLocalAdmin(dataDir: string, pid = process.pid): void {

@@ -34,6 +34,55 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules, 'react-hooks/set-state-in-effect': 'off' },
   },
   {
+    // The server's layers (docs/ARCHITECTURE.md): routes validate, authorize and call services; services
+    // decide and call repositories; repositories hold the only SQL and call nothing above them.
+    files: ['apps/server/src/**/*.routes.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/*.repository.ts', '**/db/database.ts'],
+              allowTypeImports: true,
+              message: 'Routes call services; only services use repositories and the database.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.service.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/*.routes.ts'], message: 'Services never call routes: routes call services.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.repository.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/*.service.ts', '**/*.routes.ts'],
+              allowTypeImports: true,
+              message: 'Repositories hold SQL only: services call them, never the other way round.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The web app talks to the server only through HTTP and the contracts package.
     files: ['apps/web/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['**/apps/server/**', '@opp/server*'] }] },

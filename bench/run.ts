@@ -28,13 +28,16 @@ import {
   floorsOf,
   httpSlowdown,
   importCpu,
+  importTarget,
   figuresOf,
   frozenMachine,
   markdown,
   webTable,
   type Figures,
 } from './lib/report.ts';
-import type { BenchResults, EngineResults, WebResults } from './lib/results.ts';
+import type { BenchResults, EngineResults, ParcelFigures, WebResults } from './lib/results.ts';
+import { ensureCountyLayer, measureLayerIndex, measureParcelQueries } from './lib/parcels.ts';
+import { clientsRepository } from '../apps/server/src/features/clients/clients.repository.ts';
 import { benchServerEnv, ROOT, startBenchServer, type BenchServer } from './lib/server-process.ts';
 import { buildShapes, queryTerms, type SearchParams, type Shape } from './lib/shapes.ts';
 import { analyzeBundles, buildWeb, runLighthouse, runWebOnly, WEB_DIST } from './lib/web.ts';
@@ -225,7 +228,7 @@ async function measureEngine(
     );
     result.probeImport = (await probeImport(ds, engine)).big;
     log(
-      `    ${result.probeImport.recordsPerSecond.toLocaleString('en-US')} records/s, peak ${result.probeImport.peakRssMb} MB${importCpu(result.probeImport)}`,
+      `    ${result.probeImport.recordsPerSecond.toLocaleString('en-US')} records/s, peak ${result.probeImport.peakRssMb} MB${importCpu(result.probeImport, importTarget(engine))}`,
     );
   }
 
@@ -252,6 +255,37 @@ async function measureEngine(
         const b = await measureBaseline(database, s, target, NAIVE_BUDGET);
         baselines.set(s.id, b);
         log(`    ${s.label.padEnd(40)} p50 ${b.latency.p50.toFixed(1).padStart(8)}  n ${b.latency.n}`);
+      }
+    } finally {
+      await database.close();
+    }
+  }
+
+  // The county's parcel layer: imported once (PGlite's folder admits one process: before the server).
+  let parcels: Omit<ParcelFigures, 'abutters' | 'bbox' | 'errors' | 'firstRequestMs'> | null = null;
+  {
+    const pt = engineTarget(ds, engine);
+    const database =
+      pt.engine === 'pglite'
+        ? await openDatabase({ engine: 'pglite', dataDir: pt.dataDir })
+        : await openDatabase({ engine: 'postgres', url: pt.url, poolSize: 2 });
+    try {
+      const county = await clientsRepository.findById(database.db, target.clientId);
+      if (county?.activeRollId != null) {
+        log('  parcel layer of the county (contiguous lots)');
+        const importSeconds = await ensureCountyLayer(
+          database.db,
+          county.id,
+          county.activeRollId,
+          ds.spec.seed,
+          ds.spec.big,
+        );
+        if (importSeconds !== null) log(`    imported in ${importSeconds} s`);
+        const index = await measureLayerIndex(database.db, county.id, county.activeRollId);
+        parcels = { importSeconds, ...index };
+        log(
+          `    spatial index of ${index.shapes.toLocaleString('en-US')} lots: ${index.indexMb} MB, built in ${index.indexBuildSeconds} s`,
+        );
       }
     } finally {
       await database.close();
@@ -292,6 +326,15 @@ async function measureEngine(
       const textual = s.variants.some((v) => typeof v === 'object' && v.query !== '');
       if (b?.total != null && r.totalRecords !== undefined && !textual) r.exactTotal = b.total;
       result.shapes.push(r);
+    }
+
+    if (parcels) {
+      const q = await measureParcelQueries(api, target.clientId, ds.spec.seed, ds.spec.big);
+      result.parcels = { ...parcels, ...q };
+      log(
+        `    abutters at 300 ft p95 ${q.abutters.p95} ms (first, building the index: ${q.firstRequestMs} ms); ` +
+          `a few blocks' box p95 ${q.bbox.p95} ms; ${q.errors} errors`,
+      );
     }
 
     log(`  throughput at concurrency ${CONCURRENCY}`);

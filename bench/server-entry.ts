@@ -1,10 +1,9 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { startServer } from '../apps/server/src/server.ts';
-import {
-  rollIndexesOf,
-  type RollIndexBuild,
-} from '../apps/server/src/features/search/roll-index/roll-index.registry.ts';
+// The app's decorators (app.rollIndexes), declared with it.
+import type {} from '../apps/server/src/app.ts';
+import type { RollIndexBuild } from '../apps/server/src/features/search/roll-index/roll-index.registry.ts';
 import { peakRssMb } from './lib/peak-rss.ts';
 
 /*
@@ -68,7 +67,7 @@ try {
   const server = await startServer(loadConfig());
   const startMs = Math.round(performance.now() - started);
   // The server answers (with SQL) while its roll indexes build; the benchmark measures the steady state.
-  const registry = rollIndexesOf(server.database.db);
+  const registry = server.app.rollIndexes;
   let searchIndex: SearchIndexFigure | null = null;
   if (registry) {
     await registry.settled();

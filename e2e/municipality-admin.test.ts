@@ -235,7 +235,8 @@ describe('municipality admin', () => {
 
     await contacts.getByRole('button', { name: 'Edit Town Clerk' }).click();
     await modal.waitFor();
-    expect(await modal.getByLabel('Home URL').inputValue()).toBe('https://www.maplewood.example.gov');
+    // Stored as the link a browser would open (URL.href), so the bare host gains its slash.
+    expect(await modal.getByLabel('Home URL').inputValue()).toBe('https://www.maplewood.example.gov/');
     await modal.getByLabel('Name/Title').fill('Town Clerk & Registrar');
     await modal.getByLabel('Hours of Operation').fill('Mon–Fri 8–4');
     const updated = responseTo('PUT', /^\/api\/contact\/\d+$/);

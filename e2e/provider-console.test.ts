@@ -173,7 +173,7 @@ describe('provider console', () => {
       const box = visitor.getByLabel('Search by owner, address, map/lot or account');
       await box.fill('winterbottom');
       await box.press('Enter');
-      await visitor.getByText('Showing 1 to 1 of 1 results').waitFor();
+      await visitor.getByText('Showing 1 to 1 of 1 result').waitFor();
       expect(await visitor.getByText('WINTERBOTTOM ALICE').first().isVisible()).toBe(true);
     } finally {
       await visitor.close();

@@ -33,7 +33,7 @@ const expectCount = (page: Page, text: string) => expect.poll(() => count(page).
 const params = (page: Page) => Object.fromEntries(new URL(page.url()).searchParams);
 const firstRowCells = (page: Page) =>
   page.locator('.opp-results-table tbody tr').first().locator('td').allInnerTexts();
-/** The record's "n/total" (the visually hidden "Result " prefix left out). */
+/** The record's "n of N" (the visually hidden "Result " prefix left out). */
 const position = async (page: Page) =>
   ((await page.locator('.opp-bottombar__pos').textContent()) ?? '').replace(/^Result /, '');
 const header = (page: Page, name: string) =>
@@ -100,14 +100,14 @@ describe('search and record flow', () => {
   it('results: heading, count, Data as of, list view with each result as §2 lists it', async () => {
     await expectCount(page, 'Showing 1 to 50 of 120 results');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Harrison, Maine');
-    expect(await page.locator('.opp-asof').textContent()).toMatch(/^Data as of \d{1,2}\/\d{1,2}\/\d{4}$/);
+    expect(await page.locator('.opp-asof').textContent()).toMatch(/^Data as of \d{2}\/\d{2}\/\d{4}$/);
     expect(await page.locator('footer').textContent()).toContain('Town of Harrison. All rights reserved.');
     expect(await header(page, 'Name').getAttribute('aria-sort')).toBe('ascending');
-    // Name ascending: ADAMS, ALICE (parcel 1000) first; three owners, first two shown; a photo.
+    // Name ascending: ADAMS, ALICE (parcel 1000) first; three owners, first two shown (+1 more); a photo.
     const cells = await firstRowCells(page);
     expect(cells[1]).toMatch(/^01-001/);
     expect(cells.slice(2)).toEqual([
-      'ADAMS, ALICE\nHAYES, FRANK',
+      'ADAMS, ALICE\nHAYES, FRANK\n+1 more',
       '10 MAIN ST',
       '$120,000',
       '0.25',
@@ -161,8 +161,11 @@ describe('search and record flow', () => {
     const dialog = page.getByRole('dialog', { name: 'Advanced Search' });
     await dialog.waitFor();
     const beds = dialog.getByLabel('Bedrooms (at least)');
+    // A number is read as typed: "4x" is explained, never rewritten into 4.
     await beds.pressSequentially('4x');
-    expect(await beds.inputValue()).toBe('4');
+    expect(await beds.inputValue()).toBe('4x');
+    await dialog.getByText('Enter a whole number, for example 3.').waitFor();
+    await beds.fill('4');
     // USWDS draws its own box; the real checkbox is visually hidden, so people (and this test) click the label.
     await dialog.locator('label', { hasText: 'Rear Land' }).click();
     expect(await dialog.getByLabel('Rear Land').isChecked()).toBe(true);
@@ -183,7 +186,7 @@ describe('search and record flow', () => {
     expect(csv.headers()['x-total-records']).toBe('35');
   });
 
-  it('record: opens from the results; Previous/Next walk the stored results with n/total', async () => {
+  it('record: opens from the results; Previous/Next walk the stored results with "n of N"', async () => {
     const firstLink = page.locator('.opp-results-table tbody tr').first().getByRole('link');
     const secondLink = page.locator('.opp-results-table tbody tr').nth(1).getByRole('link');
     const firstHref = await firstLink.getAttribute('href');
@@ -191,16 +194,16 @@ describe('search and record flow', () => {
     await firstLink.click();
     await page.waitForURL(`**${firstHref}`);
     await page.getByRole('navigation', { name: 'Record navigation' }).waitFor();
-    expect(await position(page)).toBe('1/35');
+    expect(await position(page)).toBe('1 of 35');
     expect(await page.locator('.opp-bottombar__hint').innerText()).toContain(
       'To Print To PDF, press CTRL and P',
     );
     await page.getByRole('link', { name: 'Next property' }).click();
     await page.waitForURL(`**${secondHref}`);
-    await expect.poll(() => position(page)).toBe('2/35');
+    await expect.poll(() => position(page)).toBe('2 of 35');
     await page.getByRole('link', { name: 'Previous property' }).click();
     await page.waitForURL(`**${firstHref}`);
-    await expect.poll(() => position(page)).toBe('1/35');
+    await expect.poll(() => position(page)).toBe('1 of 35');
   });
 
   it('Return to search restores the search from storage on the bare URL', async () => {

@@ -355,7 +355,7 @@ describe('two-factor sign-in required for provider admins', () => {
 
   beforeAll(async () => {
     portal = await startPortal({
-      config: { requireTotpForProvider: true },
+      env: { REQUIRE_TOTP_FOR_PROVIDER: '1' },
       seed: async (db) => {
         await buildClient(db, { city: TOWN, stateProvince: 'Maine' });
         await createUser(db, { ...PROVIDER, roleId: 1 });

@@ -49,8 +49,15 @@ const testSteps = [
   },
   pgliteTests,
   postgresTests,
-  ['build the web app', 'npm', ['run', 'build', '--silent']],
-  ['browser tests (Chromium)', 'npx', ['vitest', 'run', '--project', 'e2e']],
+  ['build the server and the web app', 'npm', ['run', 'build', '--silent']],
+  // Against the built server (`portal serve`, e2e/support/portal.ts): the run that proves the build.
+  [
+    'browser tests (Chromium, built server)',
+    'npx',
+    ['vitest', 'run', '--project', 'e2e'],
+    'e2e',
+    { E2E_BUILT: '1' },
+  ],
 ];
 
 // The two engines' load runs side by side: each is mostly one busy process at a time (an import, or the
@@ -98,10 +105,10 @@ const ciSteps = [
 
 const seconds = (started) => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
-function runOne([name, cmd, args]) {
+function runOne([name, cmd, args, , env = {}]) {
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   return { name, ok: r.status === 0, code: r.status ?? r.signal, time: seconds(started) };
 }
 

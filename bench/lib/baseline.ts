@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SearchFilters, SortColumn } from '@opp/contracts';
 import { queryRows, type Database } from '../../apps/server/src/db/database.ts';
+import { SORT_COLUMN_OF } from '../../apps/server/src/features/search/search-columns.ts';
 import type { SearchParams } from './shapes.ts';
 
 /*
@@ -10,15 +11,9 @@ import type { SearchParams } from './shapes.ts';
  * same table (and so whatever indexes the planner finds useful), only not the search design.
  */
 
-const SORT_COLUMN: Record<SortColumn, string> = {
-  MapLot: 'p.map_lot_key',
-  Name: 'p.name_key',
-  Location: 'p.location_key',
-  BuildingLand: 'p.building_land',
-  Acres: 'p.total_acres',
-  SaleDate: 'p.sale_date',
-  SalePrice: 'p.sale_price',
-};
+const SORT_COLUMN = Object.fromEntries(
+  Object.entries(SORT_COLUMN_OF).map(([sort, c]) => [sort, `p.${c.name}`]),
+) as Record<SortColumn, string>;
 
 const PARCEL_TEXT = sql.raw(`concat_ws(' ', p.summary->>'Account', p.summary->>'MapLot',
   p.summary->>'StreetNumber', p.summary->>'Apartment', p.summary->>'StreetName',

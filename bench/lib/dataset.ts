@@ -23,6 +23,7 @@ export const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgr
 
 const ROW_FORMAT_FILES = [
   'apps/server/src/features/properties/property-row.ts',
+  'apps/server/src/features/search/search-columns.ts',
   'apps/server/src/features/properties/search-text.ts',
   'apps/server/src/features/properties/record-codec.ts',
   'packages/contracts/src/property.ts',
@@ -37,7 +38,7 @@ const IMPORTER_FILES = [
   'apps/server/src/features/imports/roll-rows.ts',
   'apps/server/src/features/imports/prepare-pool.ts',
   'apps/server/src/features/imports/prepare-worker.ts',
-  'apps/server/src/lib/bundled-worker.ts',
+  'apps/server/src/lib/thread-start.ts',
   'apps/server/src/lib/byte-writer.ts',
   'apps/server/migrations/0006_roll_partitions.sql',
   'apps/server/migrations/0007_record_json.sql',

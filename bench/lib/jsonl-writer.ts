@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startThreads, whenReady } from '../../apps/server/src/lib/thread-start.ts';
-import { startTsWorker } from '../../apps/server/src/lib/ts-worker.ts';
+import { startThread, startThreads, whenReady } from '../../apps/server/src/lib/thread-start.ts';
 import type { ClientSpec } from './generator.ts';
 import type { JsonlChunk, JsonlWorkerData } from './jsonl.worker.ts';
 
@@ -69,7 +68,7 @@ export async function writeClientJsonl(
   const entry = new URL('./jsonl.worker.ts', import.meta.url);
   const data: JsonlWorkerData = { seed, spec };
   const workers = await startThreads(count, () =>
-    whenReady(startTsWorker(entry, { workerData: data }), 'a JSON Lines thread'),
+    whenReady(startThread(entry, { workerData: data }), 'a JSON Lines thread'),
   );
   const threads = workers.map(threadOf);
   const out = fs.createWriteStream(file);

@@ -68,6 +68,20 @@ export interface ShapeResult {
   baseline?: { latency: LatencySummary; timedOut: boolean } | null;
 }
 
+export interface ParcelFigures {
+  shapes: number;
+  /** Seconds to import the layer, this run (null: the data set already had it). */
+  importSeconds: number | null;
+  /** The in-memory spatial index of the layer (shapes and trees; the roll's records not counted). */
+  indexMb: number;
+  indexBuildSeconds: number;
+  /** The first abutters request, which builds the server's index. */
+  firstRequestMs: number;
+  abutters: LatencySummary;
+  bbox: LatencySummary;
+  errors: number;
+}
+
 export interface EngineResults {
   engine: 'pglite' | 'postgres';
   skipped?: string;
@@ -97,6 +111,8 @@ export interface EngineResults {
     eventLoopDuringExport: EventLoopStats;
   };
   memory?: { afterStartMb: number; loadedMb: number; peakMb: number };
+  /** The county's parcel layer (issue 40): its index and the map and abutters calls. */
+  parcels?: ParcelFigures;
   /** Warnings and errors in the server's log during the run (should be none). */
   serverLogProblems?: { count: number; samples: string[] };
   error?: string;

@@ -8,7 +8,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Settings every benchmark server gets: no demo data, no logging cost, limits out of the way. */
 export function benchServerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
-    // As `portal serve` starts the server (apps/server/bin/portal.mjs).
+    // As `portal serve` starts the server (apps/server/bin/portal).
     ...MALLOC_ENV,
     ...process.env,
     PORT: '0',

@@ -255,7 +255,8 @@ function ensureDemoData(log: (s: string) => void): void {
   log('  creating the demo towns for Lighthouse (portal demo)');
   fs.rmSync(WEB_DEMO_DIR, { recursive: true, force: true });
   fs.mkdirSync(WEB_DEMO_DIR, { recursive: true });
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'apps/server/bin/portal.mjs'), 'demo'], {
+  const main = path.join(ROOT, 'apps/server/src/main.ts');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', main, 'demo'], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: WEB_DEMO_DIR, DATABASE_URL: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -7,11 +7,11 @@ import {
 } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { Config } from './config.ts';
+import { fastifyTrustProxy, type Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { errorHandlerPlugin } from './plugins/error-handler.ts';
+import { clientErrorHandler, errorHandlerPlugin, frameworkErrorHandler } from './plugins/error-handler.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { healthRoutes } from './plugins/health.ts';
+import { healthRoutes, type Readiness } from './plugins/health.ts';
 import { webAppPlugin } from './plugins/web-app.ts';
 import { registerFeatures } from './features/index.ts';
 import { API_DOCS_DESCRIPTION } from './plugins/api-docs.ts';
@@ -21,11 +21,17 @@ import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { loginThrottlePlugin } from './features/auth/login-throttle.ts';
 import { twoFactorPlugin } from './features/auth/two-factor.plugin.ts';
+import { rollIndexPlugin } from './features/search/roll-index/roll-index.plugin.ts';
+import type { RollIndexRegistry } from './features/search/roll-index/roll-index.registry.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
+    /** What the node finishes before it takes traffic (plugins/health.ts, /readyz). */
+    readiness: Readiness;
+    /** The node's in-process search indexes (roll-index.plugin.ts); null when SEARCH_INDEX is off. */
+    rollIndexes: RollIndexRegistry | null;
   }
 }
 
@@ -51,15 +57,19 @@ export async function buildApp({ config, database, logStream }: BuildAppOptions)
                 'req.headers.cookie',
                 'req.body.Password',
                 'req.body.password',
+                'req.body.CurrentPassword',
               ],
               censor: '[redacted]',
             },
           },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Query strings, paths and bodies nest only as deep as the contracts need.
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
     genReqId: () => crypto.randomUUID(),
+    // Errors answered before the error handler runs keep the ErrorBody contract too (issue 37).
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -94,6 +104,7 @@ export async function buildApp({ config, database, logStream }: BuildAppOptions)
   await app.register(loginThrottlePlugin);
   await app.register(twoFactorPlugin);
   await app.register(healthRoutes);
+  await app.register(rollIndexPlugin);
   await app.register(registerFeatures, { prefix: '/api' });
   await app.register(webAppPlugin);
   return app;

@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { SERVER_ROOT } from './paths.ts';
 
 /*
  * The only reader of process.env. Every setting is validated once at start-up; a bad value stops the
@@ -11,6 +13,9 @@ const bool = (def: boolean) =>
     .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
     .optional()
     .transform((v) => (v === undefined || v === '' ? def : v === '1' || v === 'true' || v === 'yes'));
+
+/** OpenStreetMap's standard tiles, shown under the parcel maps unless MAP_TILES_URL says otherwise. */
+export const DEFAULT_MAP_TILES_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8086),
@@ -26,7 +31,19 @@ const EnvSchema = z.object({
   PORTAL_DEMO: bool(true),
   PROVIDER_NAME: z.string().min(1).max(100).default('Open Property Portal'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: bool(false),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v ?? '');
+      if (parsed === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            "must be 0 (no proxy), the number of proxies in front of the portal (1 for one nginx), or a comma-separated list of the proxies' addresses or networks (10.0.0.1, 10.0.0.0/8)",
+        });
+      return parsed ?? false;
+    }),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -50,15 +67,67 @@ const EnvSchema = z.object({
     .max(24 * 30)
     .default(12),
   REQUIRE_TOTP_FOR_PROVIDER: bool(false),
-  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   EXPORT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  PAGE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  ADMIN_WRITE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
+  UPLOAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   WEB_DIST: z.string().optional(),
   SEARCH_INDEX: bool(true),
   SEARCH_INDEX_WARM: bool(true),
   SEARCH_INDEX_MEMORY_MB: z.coerce.number().int().min(1).default(320),
   SEARCH_INDEX_AWAIT_PARCELS: z.coerce.number().int().min(0).default(50_000),
   ROLL_RETIRE_SECONDS: z.coerce.number().int().min(0).max(3600).default(10),
+  TOWN_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  MAP_TILES_URL: z
+    .string()
+    .default(DEFAULT_MAP_TILES_URL)
+    .refine((v) => v === '' || /^https?:\/\/[^/\s]+\/\S*\{z\}\S*\{x\}\S*\{y\}/.test(v), {
+      message:
+        'must be empty (parcels only, no base map) or a tile address with {z}, {x} and {y}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    }),
 });
+
+export type TrustProxy = false | number | string[];
+
+/**
+ * TRUST_PROXY: `0`/`false`/empty trusts no X-Forwarded-For; a number trusts that many hops from the
+ * right (`1`/`true`: the one nginx in front; before 2026-11-27 `1` trusted every hop, so a client could
+ * name its own address); otherwise a comma-separated list of the proxies' addresses or networks, whose
+ * hops are skipped from the right. Undefined when the value is none of these.
+ */
+export function parseTrustProxy(value: string): TrustProxy | undefined {
+  const v = value.trim().toLowerCase();
+  if (v === '' || v === '0' || v === 'false' || v === 'no') return false;
+  if (v === 'true' || v === 'yes') return 1;
+  if (/^\d+$/.test(v)) return Number(v) <= 10 ? Number(v) : undefined;
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const valid = (entry: string) => {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (!family || rest.length) return false;
+    if (bits === undefined) return true;
+    return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  };
+  return list.length > 0 && list.every(valid) ? list : undefined;
+}
+
+/**
+ * Fastify's `trustProxy` for the setting. A hop count is given as proxy-addr's trust function (the
+ * nearest `hops` addresses, the socket's peer first, are proxies): this Fastify version takes a bare
+ * number as trusting no hop at all, because a client that reaches the portal directly, not through the
+ * proxy, could then choose its address. A list of the proxies' addresses has no such gap
+ * (docs/operations.md); a hop count is for a portal only the proxies can reach.
+ */
+export function fastifyTrustProxy(
+  trust: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
 
 export type Config = {
   port: number;
@@ -68,7 +137,11 @@ export type Config = {
   demo: boolean;
   providerName: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For hops to believe (Fastify's `trustProxy`): false for none, a hop count (the
+   * proxies in front of the portal), or the proxies' addresses and networks.
+   */
+  trustProxy: TrustProxy;
   corsOrigins: string[];
   hsts: boolean;
   sessionIdleMinutes: number;
@@ -76,6 +149,12 @@ export type Config = {
   requireTotpForProvider: boolean;
   publicRateLimitPerMinute: number;
   exportRateLimitPerMinute: number;
+  /** Server-rendered town pages (and the app's other pages), per address. */
+  pageRateLimitPerMinute: number;
+  /** Writes by a signed-in user (admin changes, logout), per user. */
+  adminWriteRateLimitPerMinute: number;
+  /** Image uploads, per user (each one is decoded and re-encoded). */
+  uploadRateLimitPerMinute: number;
   /** Folder of the built web app; null serves the API only. */
   webDist: string | null;
   /** In-process search indexes of published rolls (features/search/roll-index); off: every search is SQL. */
@@ -92,6 +171,13 @@ export type Config = {
    * up the town just before the swap still find their rows. 0 drops it at once.
    */
   rollRetireSeconds: number;
+  /**
+   * How long a node keeps a town it looked up for the property page: a publish or an edit shows on
+   * every node within this time. 0: looked up on every request.
+   */
+  townCacheMs: number;
+  /** The base map under the parcel maps (a {z}/{x}/{y} tile address); empty: parcels only. */
+  mapTilesUrl: string;
 };
 
 export class ConfigError extends Error {
@@ -106,7 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
-  const defaultWebDist = path.resolve(import.meta.dirname, '../../web/dist');
+  const defaultWebDist = path.resolve(SERVER_ROOT, '../web/dist');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -123,6 +209,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requireTotpForProvider: e.REQUIRE_TOTP_FOR_PROVIDER,
     publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
     exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
+    pageRateLimitPerMinute: e.PAGE_RATE_LIMIT_PER_MINUTE,
+    adminWriteRateLimitPerMinute: e.ADMIN_WRITE_RATE_LIMIT_PER_MINUTE,
+    uploadRateLimitPerMinute: e.UPLOAD_RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST === '' ? null : path.resolve(e.WEB_DIST ?? defaultWebDist),
     searchIndex: {
       enabled: e.SEARCH_INDEX,
@@ -131,22 +220,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       awaitParcels: e.SEARCH_INDEX_AWAIT_PARCELS,
     },
     rollRetireSeconds: e.ROLL_RETIRE_SECONDS,
+    townCacheMs: e.TOWN_CACHE_MS,
+    mapTilesUrl: e.MAP_TILES_URL,
   };
 }
+
+/** testConfig's settings, as the environment of a server process (the browser tests' built server). */
+export const TEST_ENV = {
+  PORTAL_DEMO: '0',
+  LOG_LEVEL: 'silent',
+  WEB_DIST: '',
+  SEARCH_INDEX_WARM: '0',
+  ROLL_RETIRE_SECONDS: '0',
+  TOWN_CACHE_MS: '0',
+  // Parcels only: tests never fetch map tiles from the internet.
+  MAP_TILES_URL: '',
+  // Per-user budgets stay out of the way of tests that sign in once and write a thousand times
+  // (the route fuzzer); the tests of the limits set their own.
+  ADMIN_WRITE_RATE_LIMIT_PER_MINUTE: '1000000',
+  UPLOAD_RATE_LIMIT_PER_MINUTE: '1000000',
+} satisfies Record<string, string>;
 
 /**
  * Defaults for tests: API only, quiet, no demo, no search index warming at start, and a replaced roll
  * dropped at once (a test reads the database right after a publish).
  */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return {
-    ...loadConfig({
-      PORTAL_DEMO: '0',
-      LOG_LEVEL: 'silent',
-      WEB_DIST: '',
-      SEARCH_INDEX_WARM: '0',
-      ROLL_RETIRE_SECONDS: '0',
-    }),
-    ...overrides,
-  };
+  return { ...loadConfig(TEST_ENV), ...overrides };
 }

@@ -15,5 +15,9 @@ export type LoginResponse = z.infer<typeof LoginResponse>;
 export const INVALID_LOGIN_MESSAGE = 'Username or password was incorrect';
 
 /** GET /api/config: the few server settings the browser may know (the provider's name for titles). */
-export const PublicConfig = z.object({ providerName: z.string() });
+export const PublicConfig = z.object({
+  providerName: z.string(),
+  /** The base map's tile address ({z}/{x}/{y}) under the parcel maps; empty: parcels only. */
+  mapTilesUrl: z.string(),
+});
 export type PublicConfig = z.infer<typeof PublicConfig>;

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { safeText } from './common.ts';
+import { CONTROL_CHARACTERS, linkField } from './links.ts';
+
+const paymentLink = () => linkField(1000, 'Payment Link must be a valid web address.');
 
 /** Public municipality record (spec §3 Client); no internal fields. */
 export const PublicClient = z.object({
@@ -17,6 +20,11 @@ export const PublicClient = z.object({
   PaymentLink: z.string(),
   ParcelCount: z.number().int(),
   LastUpdated: z.string().nullable(),
+  /**
+   * Present (true) when the town has a parcel map (issue 40): its record pages show the parcel's map
+   * and abutters and its results a Map view, and ask the server for them only then.
+   */
+  HasParcelMap: z.literal(true).optional(),
 });
 export type PublicClient = z.infer<typeof PublicClient>;
 
@@ -29,9 +37,27 @@ export const TITLES = [DEFAULT_TITLE] as const;
 
 const boolish = z.boolean({ error: 'must be true or false' });
 
+/**
+ * A town's name as it is stored and shown in public addresses: NFKC-normalised (full-width and other
+ * compatibility forms become their plain letters), with no control, invisible or text-direction
+ * characters, which could make one name look like another (issue 37).
+ */
+const townName = (required: string) =>
+  safeText(100)
+    .pipe(z.string().trim().min(1, { message: required }))
+    .transform((s) => s.normalize('NFKC'))
+    .pipe(
+      z
+        .string()
+        .max(100, { message: 'must be at most 100 characters' })
+        .refine((s) => !CONTROL_CHARACTERS.test(s), {
+          message: 'must not contain control, invisible or text-direction characters',
+        }),
+    );
+
 /** POST /api/client (provider console). */
 export const CreateClientBody = z.object({
-  City: safeText(100).pipe(z.string().trim().min(1, { message: 'Client Name is required.' })),
+  City: townName('Client Name is required.'),
   Country: safeText(100).pipe(z.string().trim().min(1, { message: 'Country is required.' })),
   StateProvince: safeText(100).pipe(z.string().trim().min(1, { message: 'State/Province is required.' })),
   Description: safeText(200).optional().default(''),
@@ -40,14 +66,14 @@ export const CreateClientBody = z.object({
   AllowsImage: boolish.optional().default(true),
   PictureLevel: safeText(100).optional().default('Per Property'),
   AllowPaymentLink: boolish.optional().default(true),
-  PaymentLink: safeText(1000).optional().default(''),
+  PaymentLink: paymentLink().optional().default(''),
 });
 export type CreateClientBody = z.input<typeof CreateClientBody>;
 
 /** PATCH /api/client/{id}: a municipality admin sends City and Description; a provider admin any field. */
 export const UpdateClientBody = z
   .object({
-    City: safeText(100).pipe(z.string().trim().min(1, { message: 'City/Town is required.' })),
+    City: townName('City/Town is required.'),
     Country: safeText(100).pipe(z.string().trim().min(1, { message: 'Country is required.' })),
     StateProvince: safeText(100).pipe(z.string().trim().min(1, { message: 'State/Province is required.' })),
     Description: safeText(200),
@@ -57,7 +83,7 @@ export const UpdateClientBody = z
     AllowsImage: boolish,
     PictureLevel: safeText(100),
     AllowPaymentLink: boolish,
-    PaymentLink: safeText(1000),
+    PaymentLink: paymentLink(),
   })
   .partial();
 export type UpdateClientBody = z.input<typeof UpdateClientBody>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { safeText } from './common.ts';
+import { EMAIL, linkField } from './links.ts';
 
 export const Contact = z.object({
   ContactID: z.number().int(),
@@ -20,29 +21,14 @@ const optional = (max: number) => safeText(max).optional().default('');
 export const ContactBody = z.object({
   ClientID: z.number({ error: 'ClientID must be a number' }).int().positive().max(2_147_483_647),
   Title: safeText(200).pipe(z.string().trim().min(1, { message: 'Name/Title is required.' })),
-  ContactUrl: optional(1000).refine((v) => v === '' || isWebUrl(v), {
-    message: 'Home URL must be a web address (https://…)',
-  }),
+  ContactUrl: linkField(1000, 'Home URL must be a web address (https://…)').optional().default(''),
   HoursOfOperation: optional(500),
   Telephone: optional(50).refine((v) => v === '' || /^[0-9+().\-\s x#ext]{7,50}$/i.test(v), {
     message: 'Phone Number may hold only digits, spaces and + ( ) - .',
   }),
-  ContactEmail: optional(254).refine((v) => v === '' || EMAIL.test(v), {
-    message: 'Email Address is not a valid email',
-  }),
+  ContactEmail: optional(254)
+    .transform((v) => v.trim())
+    .refine((v) => v === '' || EMAIL.test(v), { message: 'Email Address is not a valid email' }),
   FreeFormMessage: optional(2000),
 });
 export type ContactBody = z.input<typeof ContactBody>;
-
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** http(s) URL, with the scheme optional the way people type them ("www.town.gov"). */
-export function isWebUrl(v: string): boolean {
-  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(v) ? v : `https://${v}`;
-  try {
-    const u = new URL(withScheme);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname.includes('.');
-  } catch {
-    return false;
-  }
-}

@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './links.ts';
 export * from './us-states.ts';
 export * from './property.ts';
 export * from './search.ts';
@@ -12,3 +13,4 @@ export * from './policies.ts';
 export * from './two-factor.ts';
 export * from './audit.ts';
 export * from './roll-publishing.ts';
+export * from './parcels.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkedLink, normaliseImageLink } from './links.ts';
 
 /*
  * The property record exactly as spec §3 names it (PascalCase), as the public API returns it and as a
@@ -6,29 +7,73 @@ import { z } from 'zod';
  * out get their empty value (null, "" or []), so a small CAMA export still imports.
  */
 
+/**
+ * What each building block of the record accepts, for the importer's fast check
+ * (apps/server/src/features/imports/record-fast-path.ts), which reads the record's fields, their order,
+ * nesting and limits from these schemas and must answer exactly as they do. Declared by the helper that
+ * builds the schema, so the two are written together; a field without one is checked by its schema.
+ */
+export type FastCheck =
+  /** A string of at most `max` characters without NUL; absent (null, undefined) is "" unless required. */
+  | { k: 'text'; max: number; required: boolean }
+  /** A finite number below 1e15 in size; absent is null. */
+  | { k: 'num' }
+  /** A whole number in [min, max]; absent is null unless required. */
+  | { k: 'int'; min: number; max: number; required: boolean }
+  /** A real calendar date written YYYY-MM-DD (anything else is left to the schema); absent is null. */
+  | { k: 'date' }
+  /** An account: text matching `pattern`, at most `max` characters. */
+  | { k: 'account'; pattern: RegExp; max: number }
+  /** A list of at most `max` items, each checked as `item`; absent is []. */
+  | { k: 'list'; max: number; item: z.ZodType }
+  /** An object (`object`'s fields), or null when absent. */
+  | { k: 'optObject'; object: z.ZodObject };
+
+export const fastChecks = new WeakMap<z.ZodType, FastCheck>();
+const fast = <T extends z.ZodType>(schema: T, check: FastCheck): T => {
+  fastChecks.set(schema, check);
+  return schema;
+};
+
 const text = (max = 500) =>
-  z
-    .string({ error: (i) => `expected text, got ${describe(i.input)}` })
-    .max(max, { message: `must be at most ${max} characters` })
-    .refine((s) => !s.includes('\u0000'), { message: 'must not contain NUL characters' });
+  fast(
+    z
+      .string({ error: (i) => `expected text, got ${describe(i.input)}` })
+      .max(max, { message: `must be at most ${max} characters` })
+      .refine((s) => !s.includes('\u0000'), { message: 'must not contain NUL characters' }),
+    { k: 'text', max, required: true },
+  );
 
 const optText = (max = 500) =>
-  text(max)
-    .nullish()
-    .transform((v) => v ?? '');
+  fast(
+    text(max)
+      .nullish()
+      .transform((v) => v ?? ''),
+    { k: 'text', max, required: false },
+  );
 
 const num = z
   .number({ error: (i) => `expected a number, got ${describe(i.input)}` })
   .finite()
   .refine((n) => Math.abs(n) < 1e15, { message: 'is out of range' });
-const optNum = num.nullish().transform((v) => v ?? null);
-const optInt = z
-  .number({ error: (i) => `expected a whole number, got ${describe(i.input)}` })
-  .int({ message: 'expected a whole number' })
-  .min(-2_147_483_648)
-  .max(2_147_483_647)
-  .nullish()
-  .transform((v) => v ?? null);
+const optNum = fast(
+  num.nullish().transform((v) => v ?? null),
+  { k: 'num' },
+);
+const INT4 = { min: -2_147_483_648, max: 2_147_483_647 };
+const optInt = fast(
+  z
+    .number({ error: (i) => `expected a whole number, got ${describe(i.input)}` })
+    .int({ message: 'expected a whole number' })
+    .min(INT4.min)
+    .max(INT4.max)
+    .nullish()
+    .transform((v) => v ?? null),
+  { k: 'int', ...INT4, required: false },
+);
+
+const GIS_LINK_MESSAGE = 'must be a web address (https://…) with no control characters';
+const IMAGE_LINK_MESSAGE = 'must be a web address (https://…) or a path on this portal (/…)';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** A calendar date as YYYY-MM-DD (a date-time is cut to its date). */
@@ -44,7 +89,10 @@ export const IsoDate = z
       message: 'expected a real date (YYYY-MM-DD)',
     },
   );
-const optDate = IsoDate.nullish().transform((v) => v ?? null);
+const optDate = fast(
+  IsoDate.nullish().transform((v) => v ?? null),
+  { k: 'date' },
+);
 
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
@@ -56,11 +104,14 @@ function describe(v: unknown): string {
 }
 
 const list = <T extends z.ZodType>(item: T, max = 500) =>
-  z
-    .array(item, { error: (i) => `expected a list, got ${describe(i.input)}` })
-    .max(max)
-    .nullish()
-    .transform((v) => (v ?? []) as z.output<T>[]);
+  fast(
+    z
+      .array(item, { error: (i) => `expected a list, got ${describe(i.input)}` })
+      .max(max)
+      .nullish()
+      .transform((v) => (v ?? []) as z.output<T>[]),
+    { k: 'list', max, item },
+  );
 
 export const Owner = z.object({
   OwnerName: text(200),
@@ -181,11 +232,14 @@ export const BuildingAddition = z.object({
 });
 
 export const TaxRow = z.object({
-  TaxYear: z
-    .number({ error: (i) => `expected a year, got ${describe(i.input)}` })
-    .int()
-    .min(1800)
-    .max(2200),
+  TaxYear: fast(
+    z
+      .number({ error: (i) => `expected a year, got ${describe(i.input)}` })
+      .int()
+      .min(1800)
+      .max(2200),
+    { k: 'int', min: 1800, max: 2200, required: true },
+  ),
   Rate: optNum,
   LandValue: optNum,
   BuildingValue: optNum,
@@ -198,7 +252,10 @@ export const TaxRow = z.object({
 export type TaxRow = z.output<typeof TaxRow>;
 
 export const UserDefinedValue = z.object({ Description: optText(200), UserDefinedValue: optText(500) });
-const optUdv = UserDefinedValue.nullish().transform((v) => v ?? null);
+const optUdv = fast(
+  UserDefinedValue.nullish().transform((v) => v ?? null),
+  { k: 'optObject', object: UserDefinedValue },
+);
 
 /** The user-defined value entries of §3, each a { Description, UserDefinedValue } pair. */
 export const USER_DEFINED_FIELDS = [
@@ -217,19 +274,26 @@ export const USER_DEFINED_FIELDS = [
 ] as const;
 
 /** Account numbers appear in URLs: letters, digits and a few separators only. */
+const ACCOUNT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const AccountText = z
   .string({ error: (i) => `expected text, got ${describe(i.input)}` })
   .trim()
   .min(1, { message: 'is required' })
   .max(64, { message: 'must be at most 64 characters' })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { message: 'may hold only letters, digits, ".", "_" and "-"' });
+  .regex(ACCOUNT_PATTERN, { message: 'may hold only letters, digits, ".", "_" and "-"' });
 
 export const PropertyRecord = z.object({
-  Account: z.union([AccountText, z.number().int().nonnegative().transform(String)]).pipe(AccountText),
+  Account: fast(z.union([AccountText, z.number().int().nonnegative().transform(String)]).pipe(AccountText), {
+    k: 'account',
+    pattern: ACCOUNT_PATTERN,
+    max: 64,
+  }),
   StreetNumber: optText(20),
   Apartment: optText(20),
   StreetName: optText(200),
-  GISLink: optText(1000),
+  GISLink: checkedLink(text(1000), GIS_LINK_MESSAGE)
+    .nullish()
+    .transform((v) => v ?? ''),
   MapLot: optText(64),
   Book: optText(50),
   Page: optText(50),
@@ -250,7 +314,7 @@ export const PropertyRecord = z.object({
   TopographyDescription2: optText(200),
   UtilitiesDescription1: optText(200),
   UtilitiesDescription2: optText(200),
-  Images: list(text(1000), 50),
+  Images: list(checkedLink(text(1000), IMAGE_LINK_MESSAGE, normaliseImageLink), 50),
   Owners: list(Owner, 50),
   Exemptions: list(Exemption, 100),
   Sales: list(Sale, 200),

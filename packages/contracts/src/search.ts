@@ -88,6 +88,8 @@ export const SearchFilters = z
         bedrooms: formNumber('Bedrooms'),
         bathrooms: formNumber('Bathrooms'),
         ownership: z.preprocess(emptyToUndefined, z.array(z.enum(OWNERSHIP)).max(2).optional()),
+        /** Any of the parcel's residences or commercial buildings was built in the range (years). */
+        yearBuilt: range(formNumber('Year built from'), formNumber('Year built to')),
       })
       .partial()
       .optional(),
@@ -104,6 +106,7 @@ export const SORT_COLUMNS = [
   'Acres',
   'SaleDate',
   'SalePrice',
+  'YearBuilt',
 ] as const;
 export const SortColumn = z.enum(SORT_COLUMNS, { error: `sortby must be one of ${SORT_COLUMNS.join(', ')}` });
 export type SortColumn = z.infer<typeof SortColumn>;

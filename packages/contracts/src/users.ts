@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { safeText } from './common.ts';
-import { EMAIL } from './contacts.ts';
+import { EMAIL } from './links.ts';
 
 /** Spec §6 role ids. Lower number = more power. */
 export const Role = { Provider: 1, SuperAdmin: 2, SiteAdmin: 3, Lower: 4 } as const;
@@ -45,5 +45,9 @@ export const UserBody = z.object({
   RoleID: RoleIdSchema.optional(),
   Manages: z.number().int().positive().max(2_147_483_647).nullish(),
   Password: z.preprocess((v) => (v === '' || v === null ? undefined : v), Password.optional()),
+  /** Changing one's own password or email: the password in use now (issue 37). */
+  CurrentPassword: z.string().max(MAX_PASSWORD_LENGTH).optional(),
+  /** …and, when two-factor sign-in is on, a current code or a recovery code. */
+  Code: z.string().trim().max(32).optional(),
 });
 export type UserBody = z.input<typeof UserBody>;

@@ -132,9 +132,7 @@ describe('portal', () => {
     expect(first.stdout).toMatch(/^Created client \d+: Harrison, Maine\.$/m);
     const again = await portal(['client', 'add', '--state', 'Maine', '--city', 'harrison']);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(
-      /^portal client add: --city: A client named harrison already exists in Maine/,
-    );
+    expect(again.stderr).toMatch(/^portal client add: --city: The name harrison is not available in Maine/);
     const badState = await portal(['client', 'add', '--state', 'Atlantis', '--city', 'X']);
     expect(badState.code).toBe(1);
     expect(badState.stderr).toMatch(/--state: State\/Province must be one of the 50 US states/);
@@ -269,7 +267,7 @@ describe('portal', () => {
         ['--username', 'ANN', '--email', 'other@example.org', '--role', '1'],
         'long password here',
         1,
-        /--username: That username is already taken/,
+        /--username: That username or email address cannot be used/,
       ],
       [
         ['--username', 'cat', '--email', 'not-an-email', '--role', '1'],

@@ -9,6 +9,7 @@ import { describeDatabase, openConfiguredDatabase, startServer } from '../server
 import { clientCommand, CLIENT_ADD_USAGE, flagOf, userCommand, USER_ADD_USAGE } from './admin-commands.ts';
 import { DEMO_USAGE, demoCommand, demoLoginsFile, prepareOnStart, printLogins } from './demo-command.ts';
 import { importCommand, IMPORT_USAGE } from './import-command.ts';
+import { parcelsCommand, PARCELS_USAGE } from './parcels-command.ts';
 import {
   BACKUP_USAGE,
   backupCommand,
@@ -23,6 +24,7 @@ Commands:
   serve                                  start the portal (API and web app on one port)
   migrate                                apply database migrations and exit
   import --state S --city C FILE         publish a town's roll from a .jsonl or .csv file
+  import … --format NAME|--mapping M FILE…  … or from the town's own export (--dry-run, --preview N)
   user add --username U --email E --role 1|2|3|4 [--manages ID] --password-stdin
                                          create an admin account
   user reset-two-factor --username U     turn off two-factor sign-in for an admin who lost it
@@ -30,6 +32,7 @@ Commands:
   demo [--parcels N]                     create the demo towns and logins
   backup FILE                            snapshot the embedded database to FILE (also while serving)
   restore FILE                           replace the embedded database with a backup (portal stopped)
+  parcels import --state S --city C FILE replace a town's parcel map (GeoJSON, TopoJSON, zipped Shapefile)
 
 "portal <command> --help" explains a command. Configuration comes from the environment
 (PORT, DATA_DIR, DATABASE_URL, …); see .env.example.`;
@@ -52,6 +55,7 @@ const USAGES: Record<string, string> = {
   demo: DEMO_USAGE,
   backup: BACKUP_USAGE,
   restore: RESTORE_USAGE,
+  parcels: PARCELS_USAGE,
 };
 
 /**
@@ -78,6 +82,8 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
         return await backupCommand(rest, io);
       case 'restore':
         return await restoreCommand(rest, io);
+      case 'parcels':
+        return await parcelsCommand(rest, io);
       case undefined:
         write(io.stderr, USAGE);
         return 2;
@@ -133,12 +139,10 @@ async function serve(args: string[], io: CliIo): Promise<number> {
       demo = await prepareOnStart(database, config, io);
     },
   });
-  // Stops once, however many times the signal comes: a terminal's Ctrl+C reaches both this process and
-  // the `portal` command that started it, which passes it on (bin/run-portal.mjs, as a message main.ts
-  // raises here), and that copy can come late, even after the close; so can a second Ctrl+C. A repeat
-  // must not fall through to Node's default action, which ends the process (by the signal, not with
-  // status 0), so the listeners stay until the process exits (they do not keep it alive). Listening
-  // before the announcement: whoever waits for it may signal at once.
+  // Stops once, however many times the signal comes (a second Ctrl+C, or a process manager's repeat,
+  // can come late, even after the close). A repeat must not fall through to Node's default action, which
+  // ends the process (by the signal, not with status 0), so the listeners stay until the process exits
+  // (they do not keep it alive). Listening before the announcement: whoever waits for it may signal at once.
   const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
@@ -155,6 +159,13 @@ async function serve(args: string[], io: CliIo): Promise<number> {
   if (made) printLogins(io, made.logins, config.databaseUrl ? null : demoLoginsFile(config));
   else if (!config.databaseUrl && fs.existsSync(demoLoginsFile(config)))
     write(io.stdout, `Demo logins: see ${demoLoginsFile(config)}`);
+  // Once its large towns' search indexes are built (or two minutes have passed): /readyz says 200.
+  await Promise.race([
+    server.app.readiness
+      .whenReady()
+      .then(() => write(io.stdout, 'Open Property Portal is ready (its large towns are indexed for search)')),
+    stopped,
+  ]);
   await stopped;
   return 0;
 }

@@ -4,83 +4,161 @@ import path from 'node:path';
 import { resolveStateName } from '@opp/contracts';
 import { isUniqueViolation } from '../features/clients/clients.provider.repository.ts';
 import { clientsRepository } from '../features/clients/clients.repository.ts';
-import { importRoll } from '../features/imports/import.service.ts';
+import { importRoll, type RecordSource } from '../features/imports/import.service.ts';
+import { dryRun } from '../features/imports/mapping/dry-run.ts';
+import { builtInFormat, listFormats } from '../features/imports/mapping/formats.ts';
+import { openMappedSource } from '../features/imports/mapping/mapped-source.ts';
+import { loadMappingFile, MappingError, type Mapping } from '../features/imports/mapping/mapping-file.ts';
 import { recordSourceFor, rollFormatOf } from '../features/imports/record-sources.ts';
 import { rollsRepository } from '../features/imports/rolls.repository.ts';
-import { STALE_SECONDS } from '../features/roll-publishing/roll-publishing.service.ts';
+import { tryImportLock } from '../features/roll-publishing/import-lock.ts';
+import { reclaimStaleRun } from '../features/roll-publishing/roll-publishing.service.ts';
 import { recordCliAudit } from './cli-audit.ts';
 import { withDatabase } from './database.ts';
-import { CliError, parse, required, UsageError, write, type CliIo } from './io.ts';
+import { CliError, parse, positiveInt, required, UsageError, write, type CliIo } from './io.ts';
 import { ProgressBar } from './progress.ts';
 
 export const IMPORT_USAGE = `Usage: portal import --state STATE --city CITY FILE
+       portal import --state STATE --city CITY --format NAME FILE...
+       portal import --state STATE --city CITY --mapping MAPPING.json FILE...
+       portal import --list-formats
 
 Publishes FILE as the town's roll: its whole property set is replaced in one step.
 FILE is JSON Lines (.jsonl or .ndjson, one record per line) or CSV (.csv, one
-record per row); docs/import-format.md describes both. Every record is checked
-before anything is written: a file with any problem changes nothing, the problems
-are listed by line, and the command exits with status 1.
+record per row); docs/import-format.md describes both. With --format or --mapping
+the files are the town's own export (CSV or TSV, several joined by a key), read
+through a built-in format or a mapping file. Every record is checked before
+anything is written: a file with any problem changes nothing, the problems are
+listed by line, and the command exits with status 1.
 
 Options:
-  --state STATE   state name or abbreviation (Maine, ME)
-  --city CITY     the client's city or town (create it first: portal client add)
-  -h, --help      show this help`;
+  --state STATE       state name or abbreviation (Maine, ME)
+  --city CITY         the client's city or town (create it first: portal client add)
+  --format NAME       read the files as a built-in format (see --list-formats)
+  --mapping FILE      read the files through a mapping file (docs/import-format.md)
+  --list-formats      list the built-in formats, one a line
+  --dry-run           map and check everything, write nothing: prints the record
+                      count, each field's fill rate, unused columns and problems
+  --preview N         print the first N records as JSON Lines, write nothing
+  -h, --help          show this help`;
 
 /** `portal import`. Returns the exit code. */
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parse(args, { state: { type: 'string' }, city: { type: 'string' } }, true);
+  const { values, positionals } = parse(
+    args,
+    {
+      state: { type: 'string' },
+      city: { type: 'string' },
+      format: { type: 'string' },
+      mapping: { type: 'string' },
+      'list-formats': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      preview: { type: 'string' },
+    },
+    true,
+  );
   if (values.help) {
     write(io.stdout, IMPORT_USAGE);
     return 0;
   }
-  const stateArg = required(values.state, '--state');
-  const city = required(values.city, '--city').trim();
-  if (positionals.length !== 1)
-    throw new UsageError(positionals.length ? 'give exactly one FILE' : 'FILE is required');
-  const state = resolveStateName(stateArg);
-  if (!state)
-    throw new CliError(`unknown state "${stateArg}" (use a US state name or abbreviation, e.g. Maine or ME)`);
-  const file = path.resolve(positionals[0]!);
-  if (!rollFormatOf(file))
-    throw new CliError(`${path.basename(file)}: a roll file must end in .jsonl, .ndjson or .csv`);
-  let size: number;
-  try {
-    const stat = fs.statSync(file);
-    if (!stat.isFile()) throw new CliError(`${file} is not a file`);
-    fs.accessSync(file, fs.constants.R_OK);
-    size = stat.size;
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    throw new CliError(
-      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+  if (values['list-formats']) {
+    const formats = listFormats();
+    const width = Math.max(...formats.map((f) => f.name.length));
+    for (const f of formats) write(io.stdout, `${f.name.padEnd(width)}  ${f.description}`);
+    return 0;
   }
+  const preview = positiveInt(values.preview, '--preview', 10_000);
+  const checkOnly = values['dry-run'] === true || preview !== undefined;
+  if (values.format !== undefined && values.mapping !== undefined)
+    throw new UsageError('give --format or --mapping, not both');
+  const mapped = values.format !== undefined || values.mapping !== undefined;
+  // A dry run or a preview writes nothing: it needs no town (but checks one that is named).
+  const stateArg = checkOnly ? values.state : required(values.state, '--state');
+  const city = checkOnly ? values.city?.trim() : required(values.city, '--city').trim();
+  if (positionals.length === 0) throw new UsageError('FILE is required');
+  if (!mapped && positionals.length !== 1) throw new UsageError('give exactly one FILE');
+  const state = stateArg === undefined ? undefined : resolveStateName(stateArg);
+  if (stateArg !== undefined && !state)
+    throw new CliError(`unknown state "${stateArg}" (use a US state name or abbreviation, e.g. Maine or ME)`);
+  const files = positionals.map((p) => path.resolve(p));
+  if (!mapped && !rollFormatOf(files[0]!))
+    throw new CliError(`${path.basename(files[0]!)}: a roll file must end in .jsonl, .ndjson or .csv`);
+  let size = 0;
+  for (const file of files) size += readableSize(file);
+  const file = files[0]!;
+
+  let source: RecordSource;
+  let fileName: string;
+  let mappedFields: string[] | undefined;
+  let unused: Array<{ file: string; columns: string[] }> = [];
+  if (mapped) {
+    const mapping = readMappingOption(values.format, values.mapping);
+    mappedFields = Object.keys(mapping.fields);
+    try {
+      const input = await openMappedSource(
+        mapping,
+        files.map((p) => ({ path: p })),
+      );
+      source = input.source;
+      unused = input.unusedColumns;
+      // The run keeps which files were read and how: `a.csv, b.csv (format vision)`.
+      fileName = `${input.fileNames.join(', ')} (${values.format !== undefined ? `format ${values.format}` : `mapping ${path.basename(values.mapping!)}`})`;
+    } catch (err) {
+      if (err instanceof MappingError)
+        throw new CliError(
+          `the files do not fit ${values.format !== undefined ? `the format ${values.format}` : path.basename(values.mapping!)}; nothing was changed`,
+          err.problems,
+        );
+      throw err;
+    }
+  } else {
+    source = recordSourceFor(file, file);
+    fileName = path.basename(file);
+  }
+
+  if (checkOnly)
+    return check(io, { source, fileName, preview, dryRun: values['dry-run'] === true, mappedFields, unused });
 
   return withDatabase(io, async (database, config) => {
     const db = database.db;
     // The embedded engine's folder is this process's alone: no reader can still be using a replaced
     // roll. On a PostgreSQL server, API nodes may be.
     const retireAfterMs = database.engine === 'pglite' ? 0 : config.rollRetireSeconds * 1000;
-    const client = await clientsRepository.findByStateCity(db, state, city);
+    const client = await clientsRepository.findByStateCity(db, state!, city!);
     if (!client)
       throw new CliError(
         `there is no client "${city}, ${state}". Create it first: portal client add --state "${state}" --city "${city}"`,
       );
-    // An import left running by a process that died (embedded: nothing else can be running now).
-    await rollsRepository.sweepAbandoned(db, database.engine === 'pglite' ? 0 : STALE_SECONDS, retireAfterMs);
+    // The client's import lock, held until this command's database closes or this process dies
+    // (features/roll-publishing/import-lock.ts).
+    if (!(await tryImportLock(db, client.id))) {
+      const live = await rollsRepository.findRunning(db, client.id);
+      throw new CliError(
+        `a roll for ${client.city}, ${state} is being published right now by another process${live ? ` (${live.fileName}, run ${live.id})` : ''}; try again when it is done`,
+      );
+    }
+    // An import left running by a process that died: with the lock held here, nothing else can be
+    // running it.
+    const interrupted = await reclaimStaleRun(db, client.id, retireAfterMs, { holdsLock: true });
+    if (interrupted)
+      write(
+        io.stderr,
+        `The previous import for ${client.city}, ${state} (${interrupted.fileName}, run ${interrupted.id}) was interrupted: the process running it stopped before it finished (killed or crashed). Nothing from it was published; it is marked failed and this import goes ahead.`,
+      );
     const running = await rollsRepository.findRunning(db, client.id);
     if (running)
       throw new CliError(
         `a roll for ${client.city}, ${state} is being published right now (${running.fileName}, run ${running.id}); try again when it is done`,
       );
 
-    const bar = new ProgressBar(io, size);
+    // A mapped export is read whole before the first record: the bar counts records, not bytes.
+    const bar = new ProgressBar(io, mapped ? 0 : size);
     const started = performance.now();
     const target = {
       clientId: client.id,
       userId: null,
       actor: `portal import (${cliUser()})`,
-      fileName: path.basename(file),
+      fileName,
     };
     let outcome;
     let published: number | undefined;
@@ -101,7 +179,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
       outcome = await importRoll(
         db,
         { ...target, runId: run.id },
-        recordSourceFor(file, file, { onRead: bar.onRead }),
+        mapped ? source : recordSourceFor(file, file, { onRead: bar.onRead }),
         (p) => {
           bar.onProgress(p);
           if (p.phase !== 'done') return;
@@ -130,7 +208,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
       if (more > 0) write(io.stderr, `… and ${more.toLocaleString('en-US')} more`);
       write(
         io.stderr,
-        `portal import: ${path.basename(file)} was rejected: ${outcome.errorCount.toLocaleString('en-US')} problem${outcome.errorCount === 1 ? '' : 's'} in ${outcome.total.toLocaleString('en-US')} records. Nothing was changed.`,
+        `portal import: ${fileName} was rejected: ${outcome.errorCount.toLocaleString('en-US')} problem${outcome.errorCount === 1 ? '' : 's'} in ${outcome.total.toLocaleString('en-US')} records. Nothing was changed.`,
       );
       return 1;
     }
@@ -149,4 +227,93 @@ function cliUser(): string {
   } catch {
     return os.hostname();
   }
+}
+
+/** The size of a file the command can read, or the reason it cannot. */
+function readableSize(file: string): number {
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) throw new CliError(`${file} is not a file`);
+    fs.accessSync(file, fs.constants.R_OK);
+    return stat.size;
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(
+      `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+function readMappingOption(format: string | undefined, mappingFile: string | undefined): Mapping {
+  try {
+    return format !== undefined ? builtInFormat(format) : loadMappingFile(path.resolve(mappingFile!));
+  } catch (err) {
+    if (!(err instanceof MappingError)) throw err;
+    if (format !== undefined) throw new CliError(`--format ${format}: ${err.problems.join('; ')}`);
+    throw new CliError(`the mapping ${path.basename(mappingFile!)} cannot be used`, err.problems);
+  }
+}
+
+/** A share to one decimal, never rounded up to 100 nor down to 0 (a gap must stay visible). */
+const percent = (n: number, of: number) => {
+  if (of === 0 || n === 0) return '0';
+  if (n === of) return '100';
+  return Math.min(99.9, Math.max(0.1, Math.floor((1000 * n) / of) / 10)).toFixed(1);
+};
+
+/**
+ * --dry-run and --preview: the whole input mapped and checked as an import would, nothing written.
+ * Exits 1 when the import would have been rejected.
+ */
+async function check(
+  io: CliIo,
+  run: {
+    source: RecordSource;
+    fileName: string;
+    preview: number | undefined;
+    dryRun: boolean;
+    mappedFields: string[] | undefined;
+    unused: Array<{ file: string; columns: string[] }>;
+  },
+): Promise<number> {
+  let shown = 0;
+  const report = await dryRun(run.source, {
+    mappedFields: run.mappedFields,
+    onRecord: (value) => {
+      if (run.preview !== undefined && shown < run.preview) {
+        shown++;
+        write(io.stdout, JSON.stringify(value));
+      }
+    },
+  });
+  // With --preview alone, standard output is JSON Lines only; what the check found goes to stderr.
+  const out = run.dryRun ? io.stdout : io.stderr;
+  if (run.dryRun) {
+    write(out, `${run.fileName}: ${report.records.toLocaleString('en-US')} records`);
+    write(out, 'Fields filled (records or list items that got a value):');
+    const width = Math.max(...report.fill.map((f) => f.field.length), 5);
+    for (const f of report.fill)
+      write(
+        out,
+        `  ${f.field.padEnd(width)}  ${f.filled.toLocaleString('en-US').padStart(7)} of ${f.of.toLocaleString('en-US')} (${percent(f.filled, f.of)}%)`,
+      );
+    const unused = run.unused.filter((u) => u.columns.length);
+    if (unused.length) {
+      write(out, 'Columns no mapping reads:');
+      for (const u of unused) write(out, `  ${u.file}: ${u.columns.join(', ')}`);
+    }
+  }
+  if (report.problemCount === 0) {
+    if (run.dryRun)
+      write(out, 'No problems found: an import of these files would publish them. Nothing was written.');
+    return 0;
+  }
+  for (const p of report.problems) write(io.stderr, p);
+  const more = report.problemCount - report.problems.length;
+  if (more > 0) write(io.stderr, `… and ${more.toLocaleString('en-US')} more`);
+  write(
+    io.stderr,
+    `portal import: ${run.fileName} would be rejected: ${report.problemCount.toLocaleString('en-US')} problem${report.problemCount === 1 ? '' : 's'} in ${report.records.toLocaleString('en-US')} records. Nothing was written.`,
+  );
+  return 1;
 }

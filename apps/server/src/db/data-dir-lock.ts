@@ -56,11 +56,31 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
   throw new DataDirInUseError(`Could not lock the data folder ${dataDir}`);
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * Whether `pid` is a process that can still use the folder. Signal 0 answers for an exited process its
+ * parent has not reaped yet (a zombie) and for one being torn down, which hold no files any more: on
+ * Linux their state in /proc says so (Z, X), and they count as gone.
+ */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  const state = processState(pid);
+  if (state === null) return false;
+  return state === undefined || !/^[ZXx]$/.test(state);
+}
+
+/** The state letter of /proc/<pid>/stat; null when the process is gone, undefined without /proc. */
+function processState(pid: number): string | null | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+    return fs.existsSync('/proc/self/stat') ? null : undefined;
+  }
+  // "pid (command) S …": the command may hold spaces and parentheses; the state follows the last ')'.
+  return stat.slice(stat.lastIndexOf(')') + 2).charAt(0);
 }

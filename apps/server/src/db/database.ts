@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -6,16 +6,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { getTableName, sql, type SQL } from 'drizzle-orm';
-import { Cache } from 'drizzle-orm/cache/core';
-import type { MutationOption } from 'drizzle-orm/cache/core';
+import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import { from as copyFromStdin, to as copyToStdout } from 'pg-copy-streams';
 import * as schema from './schema.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import { PgliteWorkerClient } from './pglite-client.ts';
-import { copiedOut, createPglite } from './pglite-create.ts';
-import { COPY_INPUT_PATH, copyFromPieces } from './pglite-copy-input.ts';
+import { copiedIn, copiedOut, createPglite, restrictDataFolder } from './pglite-create.ts';
 import { copyPieces, type CopyInput } from './copy-text.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -55,38 +52,17 @@ export interface Database {
    */
   snapshot?(): Promise<Blob>;
   /**
-   * Calls `listener` with the tables an insert, update or delete of this process is about to write
-   * (statements built with drizzle's query builders, not raw SQL), so in-process caches can forget.
-   * Returns the unsubscribe function.
+   * PostgreSQL only: a connection of its own, outside the pool, for a session-level advisory lock
+   * (features/roll-publishing/import-lock.ts): the server releases it when the session ends, which a
+   * killed process's does at once. Sessions still open are closed with the database.
    */
-  onTableWrite(listener: TableWriteListener): () => void;
+  openSession?(): Promise<DbSession>;
 }
 
-export type TableWriteListener = (tables: string[]) => void;
-
-/**
- * Drizzle's cache hook, used only for its mutation callback: it caches nothing ('explicit' and no
- * `$withCache` anywhere) and tells the listeners which tables a write touches.
- */
-class WriteNotifier extends Cache {
-  readonly listeners = new Set<TableWriteListener>();
-  override strategy() {
-    return 'explicit' as const;
-  }
-  override async get() {
-    return undefined;
-  }
-  override async put() {}
-  override async onMutate(params: MutationOption) {
-    const raw =
-      params.tables === undefined ? [] : Array.isArray(params.tables) ? params.tables : [params.tables];
-    const tables = raw.map((t) => (typeof t === 'string' ? t : getTableName(t)));
-    for (const listener of this.listeners) listener(tables);
-  }
-  subscribe(listener: TableWriteListener) {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
+/** A connection of its own (Database.openSession). */
+export interface DbSession {
+  query<T>(text: string, values?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
 }
 
 export type DatabaseOptions =
@@ -114,6 +90,11 @@ export type DatabaseOptions =
  */
 const databases = new WeakMap<object, Database>();
 
+/** The database a handle from openDatabase belongs to (its engine, its sessions). */
+export function databaseFor(db: Db): Database {
+  return databaseOf(db, 'databaseFor');
+}
+
 function databaseOf(db: Executor, what: string): Database {
   const database = databases.get(db);
   if (!database) throw new Error(`${what} needs a database handle from openDatabase, not a transaction`);
@@ -122,12 +103,68 @@ function databaseOf(db: Executor, what: string): Database {
 
 /** `COPY <target> FROM …` on the database behind `db` (not a transaction: COPY runs on its own). */
 export async function copyFrom(db: Executor, target: string, data: CopyInput): Promise<void> {
+  refuseInsideTransaction(db);
   await databaseOf(db, 'copyFrom').copyFrom(target, data);
 }
 
 /** `COPY (<query>) TO …` on the database behind `db`: Database.copyTo. */
 export async function copyTo(db: Executor, query: string): Promise<Uint8Array> {
+  refuseInsideTransaction(db);
   return databaseOf(db, 'copyTo').copyTo(query);
+}
+
+/**
+ * The transaction the running code is inside (a callback of `db.transaction`, and everything it awaits),
+ * while it is open. Code that then uses the database itself rather than the transaction's handle would
+ * wait on PGlite, one connection, for the transaction it is part of: for ever. On PostgreSQL it would run
+ * on another connection, outside the transaction. Both engines refuse it at once instead.
+ */
+const openTransaction = new AsyncLocalStorage<{ db: object; open: boolean }>();
+
+export class DatabaseUseInTransactionError extends Error {
+  constructor() {
+    super(
+      'the database was used directly inside one of its transactions: use the transaction (tx) there, ' +
+        'or the call would wait for the transaction to end (embedded engine) or run outside it',
+    );
+  }
+}
+
+function refuseInsideTransaction(db: object): void {
+  const transaction = openTransaction.getStore();
+  if (transaction?.open && transaction.db === db) throw new DatabaseUseInTransactionError();
+}
+
+/**
+ * Marks the callbacks of `db.transaction` (see openTransaction), and refuses a transaction begun on `db`
+ * inside one (a nested one goes through `tx.transaction`, a savepoint).
+ */
+function markTransactions(db: Db): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((callback, config) => {
+    refuseInsideTransaction(db);
+    return transaction(async (tx) => {
+      const marker = { db, open: true };
+      try {
+        return await openTransaction.run(marker, () => callback(tx));
+      } finally {
+        marker.open = false;
+      }
+    }, config);
+  }) as Db['transaction'];
+}
+
+/** `target`'s methods refuse to run inside a transaction of `db`: the engine's ways in outside one. */
+function refuseInside<T extends object>(target: T, methods: (keyof T & string)[], db: object): void {
+  for (const name of methods) {
+    const method = target[name] as (...args: unknown[]) => unknown;
+    Object.assign(target, {
+      [name]: (...args: unknown[]) => {
+        refuseInsideTransaction(db);
+        return method.apply(target, args);
+      },
+    });
+  }
 }
 
 /** The rows of a raw query, whichever driver ran it (both return `{ rows }`). */
@@ -152,29 +189,32 @@ async function openPglite(dataDir: string | null, inWorker: boolean, from?: Blob
   let client: PgliteClient;
   // The lock stays with this process whichever thread runs the engine: one process per data folder.
   if (dataDir) {
-    fs.mkdirSync(dataDir, { recursive: true });
+    restrictDataFolder(dataDir);
     // PGlite has no lock of its own: two processes on one folder would corrupt it.
     lock = acquireDataDirLock(dataDir);
   }
   const dataPath = dataDir ? path.join(dataDir, 'pglite') : null;
   try {
     client = inWorker ? await PgliteWorkerClient.start(dataPath) : await openInProcess(dataPath, from);
+    // Again once the engine has run: a new database's files (initdb) and the lock file are private too.
+    if (dataDir) restrictDataFolder(dataDir);
   } catch (err) {
     lock?.release();
     throw err;
   }
-  const notifier = new WriteNotifier();
-  const db = drizzlePglite({ client: client as unknown as PGlite, schema, cache: notifier }) as unknown as Db;
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db;
+  // Statements outside a transaction reach the engine through these; a transaction's through its tx.
+  refuseInside(client, ['query', 'exec'], db);
+  markTransactions(db);
   return {
     db,
-    onTableWrite: (listener) => notifier.subscribe(listener),
     engine: 'pglite',
     dataDir,
     async snapshot() {
       return client.dumpDataDir('gzip');
     },
     async copyFrom(target, data) {
-      await client.copyFrom(`copy ${target} from '${COPY_INPUT_PATH}'`, data);
+      await client.copyFrom(`copy ${target} from '/dev/blob'`, data);
     },
     async copyTo(query) {
       return client.copyTo(`copy (${query}) to '/dev/blob'`);
@@ -199,6 +239,7 @@ async function openPglite(dataDir: string | null, inWorker: boolean, from?: Blob
 
 /** What both PGlite clients offer: drizzle's needs, a snapshot, bulk loading, close. */
 interface PgliteClient {
+  query(sql: string, params?: unknown[], options?: object): Promise<unknown>;
   exec(sql: string): Promise<unknown>;
   copyFrom(sql: string, data: CopyInput): Promise<void>;
   copyTo(sql: string): Promise<Uint8Array>;
@@ -212,7 +253,7 @@ async function openInProcess(dataPath: string | null, from?: Blob): Promise<Pgli
   const pg = await createPglite(dataPath, from);
   return Object.assign(pg, {
     async copyFrom(sql: string, data: CopyInput) {
-      await copyFromPieces(pg, sql, data);
+      await copiedIn(pg, sql, data);
     },
     async copyTo(sql: string) {
       return copiedOut(await pg.query(sql));
@@ -236,12 +277,34 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     await pool.end().catch(() => {});
     throw new Error(`Cannot reach the PostgreSQL server at ${redactUrl(url)}: ${(err as Error).message}`);
   }
-  const notifier = new WriteNotifier();
-  const db = drizzlePg({ client: pool, schema, cache: notifier }) as unknown as Db;
+  const sessions = new Set<() => Promise<void>>();
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  // Statements outside a transaction go to the pool; a transaction's to the connection it holds.
+  refuseInside(pool, ['query'], db);
+  markTransactions(db);
   return {
     db,
-    onTableWrite: (listener) => notifier.subscribe(listener),
     engine: 'postgres',
+    async openSession() {
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+      // A session lost to a server restart must not crash the process (its lock is gone with it).
+      client.on('error', () => {});
+      await client.connect();
+      let closed = false;
+      const close = async () => {
+        if (closed) return;
+        closed = true;
+        sessions.delete(close);
+        await client.end().catch(() => {});
+      };
+      sessions.add(close);
+      return {
+        async query<T>(text: string, values?: unknown[]) {
+          return (await client.query(text, values)).rows as T[];
+        },
+        close,
+      };
+    },
     async execScript(text) {
       // No parameters: node-postgres uses the simple protocol, which accepts several statements.
       await pool.query(text);
@@ -288,6 +351,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       }
     },
     async close() {
+      await Promise.all([...sessions].map((end) => end()));
       await pool.end();
     },
   };

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { SERVER_ROOT } from '../paths.ts';
 import { queryRows, type Database } from './database.ts';
 
-const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../migrations');
+const MIGRATIONS_DIR = path.join(SERVER_ROOT, 'migrations');
 
 export interface MigrationResult {
   applied: string[];

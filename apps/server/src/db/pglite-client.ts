@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { transferList } from '../lib/transfer-list.ts';
-import { startTsWorker } from '../lib/ts-worker.ts';
+import { startThread } from '../lib/thread-start.ts';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { copyPieces, type CopyInput } from './copy-text.ts';
 import type {
@@ -67,7 +67,7 @@ export class PgliteWorkerClient {
 
   /** Starts the worker and waits until it has opened the database (or failed to). */
   static async start(dataPath: string | null): Promise<PgliteWorkerClient> {
-    const worker = startTsWorker(new URL('./pglite-worker.ts', import.meta.url), {
+    const worker = startThread(new URL('./pglite-worker.ts', import.meta.url), {
       workerData: { dataPath } satisfies WorkerData,
     });
     let onMessage!: (ready: WorkerReady) => void;
@@ -97,7 +97,7 @@ export class PgliteWorkerClient {
     return this.#exec(null, sql, options);
   }
 
-  /** Runs a `COPY … FROM` with `data` as the file it reads (pglite-copy-input.ts; outside any transaction). */
+  /** Runs a `COPY … FROM '/dev/blob'` with `data` as the file it reads (outside any transaction). */
   async copyFrom(sql: string, data: CopyInput): Promise<void> {
     // Bytes move to the engine's thread instead of being copied.
     await this.#send(

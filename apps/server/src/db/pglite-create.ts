@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { copyPieces, type CopyInput } from './copy-text.ts';
 
 /*
  * PGlite's shared buffers live in its WebAssembly memory, which only ever grows: at the default 128 MB
@@ -34,6 +35,32 @@ export async function createPglite(dataPath: string | null, from?: Blob): Promis
   if (!isNew) return db;
   await db.close();
   return PGlite.create(dataPath, OPTIONS);
+}
+
+/**
+ * Makes the embedded database's data folder private to the portal's own user: the folder and every
+ * folder in it 0700, every file 0600 (PGlite's file system writes its files world-writable, `pg_control`
+ * and the WAL included). Run at every start, so a folder created by an older version is fixed too; files
+ * the engine creates later sit inside 0700 folders, where no other user can reach them. Symbolic links
+ * are left alone (never followed).
+ */
+export function restrictDataFolder(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const folders = [dir];
+  while (folders.length) {
+    const folder = folders.pop()!;
+    fs.chmodSync(folder, 0o700);
+    for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) folders.push(full);
+      else if (entry.isFile()) fs.chmodSync(full, 0o600);
+    }
+  }
+}
+
+/** Runs `sql`, a `COPY … FROM '/dev/blob'`, with `data` as the file it reads (PGlite's own way in). */
+export async function copiedIn(pg: PGlite, sql: string, data: CopyInput): Promise<void> {
+  await pg.query(sql, [], { blob: new Blob(copyPieces(data) as (string | Uint8Array<ArrayBuffer>)[]) });
 }
 
 /** What `COPY … TO '/dev/blob'` wrote, as bytes (none when it wrote no rows). */

@@ -17,7 +17,7 @@ export interface WireQueryOptions {
 export type WorkerRequest =
   | { id: number; op: 'query'; tx: number | null; sql: string; params: unknown[]; options: WireQueryOptions }
   | { id: number; op: 'exec'; tx: number | null; sql: string; options: WireQueryOptions }
-  /** `COPY … FROM` with `data` as the file (pglite-copy-input.ts): bulk loading (see Database.copyFrom). */
+  /** `COPY … FROM '/dev/blob'` with `data` as the file: bulk loading (see Database.copyFrom). */
   | { id: number; op: 'copyFrom'; sql: string; data: CopyInput }
   /** `COPY … TO '/dev/blob'`: answers with the file's bytes (see Database.copyTo). */
   | { id: number; op: 'copyTo'; sql: string }

@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PGlite, QueryOptions, Transaction } from '@electric-sql/pglite';
-import { copiedOut, createPglite } from './pglite-create.ts';
-import { copyFromPieces } from './pglite-copy-input.ts';
+import { copiedIn, copiedOut, createPglite } from './pglite-create.ts';
 import {
   toWireError,
   type WireQueryOptions,
@@ -117,7 +116,7 @@ async function handle(db: PGlite, msg: WorkerRequest): Promise<unknown> {
       return results.map(wireResults);
     }
     case 'copyFrom':
-      await copyFromPieces(db, msg.sql, msg.data);
+      await copiedIn(db, msg.sql, msg.data);
       return null;
     case 'copyTo':
       return copiedOut(await db.query(msg.sql));

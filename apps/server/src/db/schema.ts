@@ -2,8 +2,6 @@ import {
   bigint,
   boolean,
   customType,
-  date,
-  doublePrecision,
   integer,
   jsonb,
   pgTable,
@@ -14,6 +12,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { searchColumnSchema } from '../features/search/search-columns.schema.ts';
 
 /*
  * Typed view of migrations/*.sql for the repositories. The SQL files are the source of truth;
@@ -24,7 +23,6 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
 });
-const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 export const clients = pgTable('clients', {
@@ -105,6 +103,20 @@ export const storedFiles = pgTable('stored_files', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
+// migrations/0015: scaled-down copies (?w=), made once per width and shared by every node.
+export const storedFileVariants = pgTable(
+  'stored_file_variants',
+  {
+    name: text('name').notNull(),
+    width: integer('width').notNull(),
+    contentType: text('content_type', { enum: ['image/png', 'image/jpeg'] }).notNull(),
+    byteSize: integer('byte_size').notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.width] })],
+);
+
 export const importRuns = pgTable(
   'import_runs',
   {
@@ -142,30 +154,10 @@ export const properties = pgTable(
   {
     rollId: integer('roll_id').notNull(),
     clientId: integer('client_id').notNull(),
-    account: text('account').notNull(),
-    accountKey: text('account_key').notNull(),
     /** A roll imported before migration 0009: its records (whole JSON). Later rolls: null. */
     record: text('record'),
-    summary: jsonb('summary').notNull(),
-    mapLotKey: text('map_lot_key'),
-    nameKey: text('name_key'),
-    locationKey: text('location_key'),
-    buildingLand: doublePrecision('building_land'),
-    totalAcres: doublePrecision('total_acres'),
-    saleDate: date('sale_date', { mode: 'string' }),
-    salePrice: doublePrecision('sale_price'),
-    livingArea: doublePrecision('living_area'),
-    bedrooms: doublePrecision('bedrooms'),
-    bathrooms: doublePrecision('bathrooms'),
-    hasResidential: boolean('has_residential').notNull(),
-    hasCommercial: boolean('has_commercial').notNull(),
-    landTypes: text('land_types').array().notNull(),
-    buildingStyles: text('building_styles').array().notNull(),
-    searchDoc: tsvector('search_doc').notNull(),
-    codes: text('codes')
-      .array()
-      .notNull()
-      .default(sql`'{}'`),
+    // The search row: features/search/search-columns.ts, one entry per column.
+    ...searchColumnSchema(),
   },
   (t) => [primaryKey({ columns: [t.rollId, t.account] })],
 );

@@ -9,6 +9,7 @@ import { clientsProviderRoutes } from './clients/clients.provider.routes.ts';
 import { clientsPublicRoutes } from './clients/clients.public.routes.ts';
 import { contactsRoutes } from './contacts/contacts.routes.ts';
 import { filesRoutes } from './files/files.routes.ts';
+import { parcelLayerRoutes, parcelsRoutes } from './parcels/parcels.routes.ts';
 import { propertiesRoutes } from './properties/properties.routes.ts';
 import { rollPublishingRoutes } from './roll-publishing/roll-publishing.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -29,6 +30,8 @@ export const registerFeatures: FastifyPluginAsyncZod = async (app) => {
   await app.register(clientsPublicRoutes);
   await app.register(contactsRoutes);
   await app.register(filesRoutes);
+  await app.register(parcelsRoutes);
+  await app.register(parcelLayerRoutes);
   await app.register(propertiesRoutes);
   await app.register(rollPublishingRoutes);
   await app.register(searchRoutes);

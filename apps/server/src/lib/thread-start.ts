@@ -1,9 +1,31 @@
-import type { Worker } from 'node:worker_threads';
+import path from 'node:path';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /*
  * Starting worker threads that say, with their first message, that they have loaded their code. Shared
- * by the import's parsing threads, the search index's thread and the benchmark's generator threads.
+ * by the embedded engine's thread, the import's parsing threads, the search index's thread and the
+ * benchmark's generator threads.
  */
+
+/** Running the build (apps/server/dist, decision 0015) rather than the TypeScript sources. */
+const BUILT = import.meta.url.endsWith('.js');
+
+/**
+ * A worker thread running `entry`, a thread module named by its TypeScript source
+ * (`new URL('./<name>.ts', import.meta.url)`). Built, each such module is a script of its own beside
+ * the server's (dist/x.worker.js: the build finds them by that expression). From the sources (tests,
+ * the benchmark, `npm run dev`) a tiny module registers tsx in the thread and imports the entry: Node 20
+ * loads no TypeScript by itself, and a worker does not inherit the loader of its parent.
+ */
+export function startThread(entry: URL, options?: WorkerOptions): Worker {
+  if (BUILT)
+    return new Worker(new URL(`./${path.basename(entry.pathname, '.ts')}.js`, import.meta.url), options);
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const code =
+    `const { tsImport } = await import(${JSON.stringify(tsx)});\n` +
+    `await tsImport(${JSON.stringify(entry.href)}, ${JSON.stringify(import.meta.url)});\n`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(code)}`), options);
+}
 
 /**
  * The thread once its first message has come. If it fails or stops before then, it is stopped and the

@@ -52,10 +52,12 @@ inclusive.
   counts one half (2 full + 1 half = 2.5).
 - \`building.ownership\`: \`["residential"]\` has a residential building, \`["commercial"]\` has a commercial
   building, both: either.
+- \`building.yearBuilt\` (\`{ "start": 1950, "end": 1979 }\`, either end may be empty): any of the parcel's
+  residential or commercial buildings was built in that range (YearBuilt).
 
 **sort**: \`{ "sortby": "Name", "descending": false }\` or an ordered list of them (first = highest priority);
 \`sortby\` is one of MapLot, Name (first owner), Location, BuildingLand (building + land value), Acres, SaleDate,
-SalePrice; any other value is a 400. A sort with an empty \`sortby\` means none. Default: Name ascending.
+SalePrice, YearBuilt (the newest of the parcel's residential and commercial buildings); any other value is a 400. A sort with an empty \`sortby\` means none. Default: Name ascending.
 Map/lot, name and location sort the way people read them: numbers inside as numbers (\`2-10\` before \`10-1\`,
 \`9 Main St\` before \`10 Main St\`), and location by street name, then number, then apartment. Empty values sort
 last in both directions. Ties break on the account (in natural order, ascending) so pages never overlap or skip.

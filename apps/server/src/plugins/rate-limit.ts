@@ -6,8 +6,9 @@ import { queryRows, type Executor } from '../db/database.ts';
 import { tooManyRequests } from '../errors.ts';
 
 /*
- * Per-address request limits kept in the database, so every API node behind a load balancer counts
- * against the same budget and a restart forgets (almost) nothing.
+ * Request limits per client address (per signed-in account for admin writes and uploads) kept in the
+ * database, so every API node behind a load balancer counts against the same budget and a restart
+ * forgets (almost) nothing.
  *
  * The database row of an address holds the count of the current one-minute window and of the previous
  * one. The estimate `previous × (share of the window still ahead) + current` is the classic
@@ -24,11 +25,20 @@ import { tooManyRequests } from '../errors.ts';
  * increments made in the last FLUSH_MS before a crash are lost.
  */
 
-export type RateLimitBucket = 'public' | 'files' | 'export';
+/**
+ * The budgets. Public reads cost the portal little (in-process indexes, validators and 304s), so their
+ * budget is generous: a library or a town office behind one address is several people. What costs more
+ * keeps a strict one: CSV export per address, and per signed-in user their writes and image uploads
+ * (login has its own throttle, features/auth/login-throttle.ts).
+ */
+export type RateLimitBucket = 'public' | 'files' | 'export' | 'pages' | 'admin' | 'upload';
+
+/** Budgets counted per signed-in user rather than per address (an office shares one address). */
+const PER_USER: ReadonlySet<RateLimitBucket> = new Set(['admin', 'upload']);
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Which per-address budget a route spends; 'none' exempts it. Routes without it are classified by URL. */
+    /** Which budget a route spends; 'none' exempts it. Routes without it are classified by their pattern. */
     rateLimit?: RateLimitBucket | 'none';
   }
 }
@@ -138,23 +148,59 @@ export function addressKey(ip: string): string {
     .join(':')}::/64`;
 }
 
-const EXPORT_URL = /\/export(\/|\?|$)|\.csv(\?|$)|[?&]format=csv(&|$)/i;
-const SEARCH_URL = /^\/api\/(propertysearch|search)\//i;
+/** Route patterns that stream a whole result as a file. */
+const EXPORT_ROUTE = /(\/export|\.csv)$/;
+const SEARCH_ROUTE = /^\/api\/(propertysearch|search)\//;
 
-/** Which budget a request spends, or null for none (admin writes, login, health, docs). */
+/**
+ * Which budget a request spends, or null for none (login, the docs, health, the web app's files).
+ * Decided by the route the router matched (its pattern), never by the raw URL: a trailing slash,
+ * percent-encoded letters (`export%2Ecsv`) or an absolute-form request line (`GET http://x/api/…`)
+ * reach the same route and so spend the same budget.
+ */
 export function classify(request: FastifyRequest): RateLimitBucket | null {
   const configured = request.routeOptions.config?.rateLimit;
   if (configured === 'none') return null;
   if (configured) return configured;
-  const url = request.url;
-  if (!url.startsWith('/api/')) return null;
-  if (EXPORT_URL.test(url)) return 'export';
-  if (url.startsWith('/api/docs') || url.startsWith('/api/openapi.json')) return null;
   const read = request.method === 'GET' || request.method === 'HEAD';
-  if (read && url.startsWith('/api/files/')) return 'files';
-  if (read || (request.method === 'POST' && SEARCH_URL.test(url))) return 'public';
-  return null;
+  const route = request.routeOptions.url;
+  if (route === undefined) {
+    // No route: the not-found handler answers, which for a page of the web app (a town's page looks
+    // the town up and paints it) is work; anything else is a 404 that scanning spends.
+    return read && !isApiPath(request.url) ? 'pages' : 'public';
+  }
+  if (!route.startsWith('/api/')) return null;
+  if (EXPORT_ROUTE.test(route)) return 'export';
+  if (route.startsWith('/api/docs') || route === '/api/openapi.json') return null;
+  if (read) return route.startsWith('/api/files/') ? 'files' : 'public';
+  if (request.method === 'POST' && SEARCH_ROUTE.test(route)) return 'public';
+  return request.user ? 'admin' : null;
 }
+
+function isApiPath(url: string): boolean {
+  let pathname: string;
+  try {
+    pathname = new URL(url, 'http://portal.invalid').pathname;
+  } catch {
+    return true;
+  }
+  return pathname === '/api' || pathname.startsWith('/api/');
+}
+
+/** Whose budget the request spends: the signed-in user's for per-user budgets, else the address's. */
+function budgetKey(request: FastifyRequest, bucket: RateLimitBucket): string {
+  if (PER_USER.has(bucket) && request.user) return `user:${request.user.id}`;
+  return addressKey(request.ip);
+}
+
+const REFUSALS: Record<RateLimitBucket, string> = {
+  public: 'Too many requests from your address; try again later',
+  files: 'Too many requests from your address; try again later',
+  pages: 'Too many requests from your address; try again later',
+  export: 'Too many exports from your address; try again later',
+  admin: 'Too many changes from your account in a short time; try again later',
+  upload: 'Too many uploads from your account in a short time; try again later',
+};
 
 /** A node's view of one address's shared counts, and the requests it counted since. */
 interface View {
@@ -263,6 +309,9 @@ export const rateLimitPlugin = fp(
       public: app.config.publicRateLimitPerMinute,
       files: app.config.publicRateLimitPerMinute * FILES_MULTIPLIER,
       export: app.config.exportRateLimitPerMinute,
+      pages: app.config.pageRateLimitPerMinute,
+      admin: app.config.adminWriteRateLimitPerMinute,
+      upload: app.config.uploadRateLimitPerMinute,
     };
     const db = app.database.db;
     const counter = new RateLimitCounter(db);
@@ -272,7 +321,7 @@ export const rateLimitPlugin = fp(
       if (!bucket) return;
       let decision: RateLimitDecision;
       try {
-        decision = await counter.count(bucket, addressKey(request.ip), limits[bucket]);
+        decision = await counter.count(bucket, budgetKey(request, bucket), limits[bucket]);
       } catch (err) {
         // The limiter protects the service; it must not take it down when the database hiccups.
         request.log.warn({ err }, 'rate limiter unavailable; request allowed');
@@ -280,13 +329,8 @@ export const rateLimitPlugin = fp(
       }
       reply.header('ratelimit-policy', `${limits[bucket]};w=${WINDOW_SECONDS}`);
       if (!decision.allowed) {
-        request.log.info({ bucket, ip: request.ip }, 'rate limit reached');
-        throw tooManyRequests(
-          decision.retryAfterSeconds,
-          bucket === 'export'
-            ? 'Too many exports from your address; try again later'
-            : 'Too many requests from your address; try again later',
-        );
+        request.log.info({ bucket, ip: request.ip, userId: request.user?.id }, 'rate limit reached');
+        throw tooManyRequests(decision.retryAfterSeconds, REFUSALS[bucket]);
       }
     });
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { setupTestApp } from '../../test/helpers.ts';
-import { API_CSP, APP_CSP, hardenDocsCsp } from './security-headers.ts';
+import { API_CSP, APP_CSP, appCspWithTiles, hardenDocsCsp } from './security-headers.ts';
 
 const webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-web-'));
 fs.writeFileSync(
@@ -45,6 +45,20 @@ describe('security headers', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+
+  it('lets the page load base map tiles from the configured tile server only', () => {
+    const img = (policy: string) => directives(policy).get('img-src');
+    expect(img(appCspWithTiles(''))).toBe("'self' data: blob:");
+    expect(img(appCspWithTiles('https://tile.openstreetmap.org/{z}/{x}/{y}.png'))).toBe(
+      "'self' data: blob: https://tile.openstreetmap.org",
+    );
+    expect(img(appCspWithTiles('https://{s}.tiles.example.org/{z}/{x}/{y}.png'))).toBe(
+      "'self' data: blob: https://*.tiles.example.org",
+    );
+    expect(directives(appCspWithTiles('https://tiles.example.org/{z}/{x}/{y}.png')).get('script-src')).toBe(
+      "'self'",
+    );
   });
 
   it('gives API answers a policy that allows nothing, so a served file can never run script', async () => {

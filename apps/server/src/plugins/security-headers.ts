@@ -27,6 +27,17 @@ export const APP_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The app's policy with the base map's tile server allowed as an image source (MAP_TILES_URL; a
+ * `{s}` subdomain placeholder becomes a wildcard). No tile server: APP_CSP itself.
+ */
+export function appCspWithTiles(tilesUrl: string): string {
+  const m = /^(https?:\/\/[^/]+)/.exec(tilesUrl);
+  if (!m) return APP_CSP;
+  const origin = m[1]!.replace(/\{s\}/g, '*').replace(/\{[^}]*\}/g, '*');
+  return APP_CSP.replace("img-src 'self' data: blob:", `img-src 'self' data: blob: ${origin}`);
+}
+
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -43,6 +54,14 @@ export function hardenDocsCsp(policy: string, https = false): string {
   return out.trim();
 }
 
+/** A request with a bearer token, or the sign-in that answers one. */
+function carriesCredentials(request: FastifyRequest): boolean {
+  return (
+    Boolean(request.headers.authorization) ||
+    (request.method === 'POST' && request.routeOptions.url === '/api/login')
+  );
+}
+
 function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
@@ -51,6 +70,7 @@ export const securityHeadersPlugin = fp(
   async (app: FastifyInstance) => {
     const allowed = new Set(app.config.corsOrigins.map((o) => o.replace(/\/+$/, '').toLowerCase()));
     const hsts = app.config.hsts;
+    const appCsp = appCspWithTiles(app.config.mapTilesUrl);
 
     const corsOrigin = (request: FastifyRequest): string | null => {
       const origin = request.headers.origin;
@@ -71,11 +91,11 @@ export const securityHeadersPlugin = fp(
       reply.header('x-frame-options', 'DENY');
       reply.header('cross-origin-opener-policy', 'same-origin');
       reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-      reply.header('content-security-policy', api ? API_CSP : APP_CSP);
+      reply.header('content-security-policy', api ? API_CSP : appCsp);
       if (hsts) reply.header('strict-transport-security', HSTS);
       if (!api) return;
-      // An admin's answers must never sit in a shared cache; handlers that know better may override.
-      if (request.headers.authorization) reply.header('cache-control', 'no-store');
+      // Set early too, so an answer that ends in onRequest (a refused preflight, a 401) carries it.
+      if (carriesCredentials(request)) reply.header('cache-control', 'no-store');
 
       // Caches must keep one copy per Origin once CORS is on, or one origin's answer reaches another.
       if (allowed.size > 0) reply.header('vary', 'Origin');
@@ -96,6 +116,13 @@ export const securityHeadersPlugin = fp(
           .send();
       }
       if (origin) applyCors(reply, origin);
+    });
+
+    // The last word on caching: no answer to a signed-in request, and no sign-in answer (it carries the
+    // token), may be kept by a browser or a proxy, whatever a handler set (e.g. `private, no-cache`).
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (isApiPath(request.url) && carriesCredentials(request)) reply.header('cache-control', 'no-store');
+      return payload;
     });
   },
   { name: 'security-headers' },

@@ -15,8 +15,8 @@ import {
   type ErrorBody,
 } from '@opp/contracts';
 import type { Executor } from '../db/database.ts';
-import { toPublicClient, type ClientRow } from '../features/clients/clients.repository.ts';
-import { publicClientsService } from '../features/clients/clients.service.ts';
+import type { ClientRow } from '../features/clients/clients.repository.ts';
+import { publicClientOf, publicClientsService } from '../features/clients/clients.service.ts';
 import { recordHeading } from '../features/properties/properties.service.ts';
 
 /**
@@ -35,7 +35,7 @@ async function findTown(db: Executor, url: string): Promise<{ row: ClientRow; to
     return null;
   }
   return publicClientsService.findByStateCity(db, state, city).then(
-    (row) => ({ row, town: PublicClient.parse(toPublicClient(row)) }),
+    async (row) => ({ row, town: PublicClient.parse(await publicClientOf(db, row)) }),
     () => null,
   );
 }

@@ -183,7 +183,7 @@ describe(`process lifecycle (${engine})`, () => {
     expect(portal.output()).toMatch(/SIGTERM received: finishing requests in flight/);
   });
 
-  it('the portal command passes a stop on to its server: SIGTERM to the command alone, or Ctrl+C to the group', async () => {
+  it('the portal command is its server: SIGTERM to the command alone, or Ctrl+C to the group, stops it', async () => {
     const store = await freshStore();
     stores.push(store);
     const alive = async (url: string) =>
@@ -201,8 +201,8 @@ describe(`process lifecycle (${engine})`, () => {
     // The server stopped with it, and let go of the data folder or the database.
     expect(await alive(alone.url)).toBe(false);
 
-    // A terminal's Ctrl+C: every process of the group gets SIGINT, the server once from the terminal and
-    // once from the command. It stops once and closes cleanly (a repeat must not end it before that).
+    // A terminal's Ctrl+C: every process of the group gets SIGINT. The server stops once and closes
+    // cleanly.
     const terminal = await startPortalProcess(store.env, 120_000, { viaCommand: true });
     portals.push(terminal);
     process.kill(-terminal.proc.pid!, 'SIGINT');

@@ -165,19 +165,19 @@ export interface PortalProcess {
 }
 
 /**
- * Runs the real `portal` command (src/main.ts, as bin/portal.mjs does) with this environment. `viaCommand`
- * runs bin/portal.mjs itself, which starts src/main.ts in a child, in a process group of its own (as a
- * terminal would: the group's id is the command's pid).
+ * Runs the portal's entry point (src/main.ts, the sources) with this environment. `viaCommand` runs the
+ * `portal` command itself (bin/portal: the build, `npm run build` first), in a process group of its own
+ * (as a terminal would: the group's id is the command's pid).
  */
 export function spawnPortal(
   args: string[],
   env: Record<string, string>,
   options: { viaCommand?: boolean } = {},
 ): ChildProcess {
-  const argv = options.viaCommand
-    ? [path.join(ROOT, 'apps/server/bin/portal.mjs'), ...args]
-    : [...NODE_TS.slice(1), MAIN, ...args];
-  return spawn(process.execPath, argv, {
+  const [command, argv] = options.viaCommand
+    ? [path.join(ROOT, 'apps/server/bin/portal'), args]
+    : [process.execPath, [...NODE_TS.slice(1), MAIN, ...args]];
+  return spawn(command, argv, {
     cwd: ROOT,
     detached: options.viaCommand ?? false,
     env: {

@@ -4,6 +4,7 @@ import { users } from '../../src/db/schema.ts';
 import { twoFactorRepository } from '../../src/features/auth/two-factor.repository.ts';
 import { generateSecret, totp } from '../../src/features/auth/two-factor.totp.ts';
 import { buildClient, buildUser } from '../factories.ts';
+import { ensureParcelLayer, lotRow, TEST_TOWN_LOTS } from '../parcel-layers.ts';
 import { TEST_TOWN } from '../test-town.ts';
 import {
   PASSWORD,
@@ -125,6 +126,60 @@ export const AUTHZ_MATRIX: Record<string, MatrixEntry> = {
   'GET /api/propertysearch/:clientId/export.csv': {
     expect: PUBLIC(),
     request: (w) => ({ url: `/api/propertysearch/${w.townA.id}/export.csv?query=main` }),
+  },
+  // Parcel map and abutters (issue 40): town A gets a layer for its roll on first use.
+  'GET /api/parcels/:clientId/:account': {
+    expect: PUBLIC(),
+    request: async (w) => {
+      await ensureParcelLayer(w.db, w.townA.id);
+      return { url: `/api/parcels/${w.townA.id}/1` };
+    },
+  },
+  'GET /api/parcels/:clientId': {
+    expect: PUBLIC(),
+    request: async (w) => {
+      await ensureParcelLayer(w.db, w.townA.id);
+      return { url: `/api/parcels/${w.townA.id}?bbox=-69.78,44.30,-69.76,44.32` };
+    },
+  },
+  'GET /api/abutters/:clientId/:account': {
+    expect: PUBLIC(),
+    request: async (w) => {
+      await ensureParcelLayer(w.db, w.townA.id);
+      return { url: `/api/abutters/${w.townA.id}/1?distance=300` };
+    },
+  },
+  'GET /api/abutters/:clientId/:account/abutters.csv': {
+    expect: PUBLIC(),
+    request: async (w) => {
+      await ensureParcelLayer(w.db, w.townA.id);
+      return { url: `/api/abutters/${w.townA.id}/1/abutters.csv?distance=300` };
+    },
+  },
+  'GET /api/abutters/:clientId/:account/abutters.pdf': {
+    expect: PUBLIC(),
+    request: async (w) => {
+      await ensureParcelLayer(w.db, w.townA.id);
+      return { url: `/api/abutters/${w.townA.id}/1/abutters.pdf?distance=300&dedupe=1` };
+    },
+  },
+  'POST /api/parcels/:clientId': {
+    expect: PROVIDER(),
+    request: (w) => {
+      const body = multipart([
+        {
+          name: 'file',
+          filename: 'lots.geojson',
+          type: 'application/geo+json',
+          data: Buffer.from(JSON.stringify(lotRow(TEST_TOWN_LOTS))),
+        },
+      ]);
+      return {
+        url: `/api/parcels/${w.townA.id}?key=MapLot&dryRun=1`,
+        payload: body.payload,
+        extraHeaders: body.headers,
+      };
+    },
   },
   'GET /api/openapi.json': { expect: PUBLIC(), request: () => ({ url: '/api/openapi.json' }) },
   'GET /api/docs': { expect: PUBLIC(), request: () => ({ url: '/api/docs' }) },

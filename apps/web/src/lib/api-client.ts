@@ -70,7 +70,7 @@ export async function api<T>(method: Method, path: string, options: RequestOptio
   const data: unknown = text ? safeJson(text) : undefined;
   if (!res.ok) {
     const e = (data ?? {}) as Partial<ErrorBody>;
-    if (res.status === 401 && token) authStore.clear();
+    if (res.status === 401 && token) authStore.clear({ expired: true });
     if (res.status === 403 && e.code === 'two_factor_required') enrolmentListeners.forEach((l) => l());
     throw new ApiError(
       res.status,

@@ -10,6 +10,8 @@ const USER = 'user';
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
+/** True from a session's end by a 401 (idle limit, revoked) until the next sign-in; false after a logout. */
+let expired = false;
 const emit = () => listeners.forEach((l) => l());
 
 function read<T>(storage: Storage, key: string): T | null {
@@ -26,6 +28,7 @@ export const authStore = {
   getUserId: (): number | null => read<number>(localStorage, USER_ID),
   getUser: (): User | null => read<User>(sessionStorage, USER),
   set(user: User, token: string) {
+    expired = false;
     localStorage.setItem(TOKEN, JSON.stringify(token));
     localStorage.setItem(USER_ID, JSON.stringify(user.UserId));
     sessionStorage.setItem(USER, JSON.stringify(user));
@@ -35,13 +38,19 @@ export const authStore = {
     sessionStorage.setItem(USER, JSON.stringify(user));
     emit();
   },
-  /** Logout or an invalid token: the stored values become null and the current user is cleared. */
-  clear() {
+  /**
+   * Logout or an invalid token: the stored values become null and the current user is cleared.
+   * `expired` says the server ended the session (not the person), so the login page can say so.
+   */
+  clear(options: { expired?: boolean } = {}) {
+    expired = options.expired ?? false;
     localStorage.setItem(TOKEN, 'null');
     localStorage.setItem(USER_ID, 'null');
     sessionStorage.removeItem(USER);
     emit();
   },
+  /** Whether the last sign-out was the session expiring (see `clear`). */
+  sessionExpired: (): boolean => expired,
   subscribe(listener: Listener) {
     listeners.add(listener);
     return () => listeners.delete(listener);

@@ -1,96 +1,123 @@
 /*
- * Display formats of spec §9: money with up to 2 decimals, the tax rate × 1000 with 2 to 4 decimals,
- * sale dates as MM/DD/YYYY and other dates in en-US form. Empty values render as an empty string so
- * a table cell stays blank rather than showing "null" or "$0" for data the roll does not carry.
+ * The web app's one formatter module (spec §9): money with up to 2 decimals, the tax rate × 1000 with 2
+ * to 4 decimals, acres with exactly 2, and every date as MM/DD/YYYY (one date style on every page).
+ * Empty values render as an empty string so a table cell stays blank rather than showing "null" or "$0"
+ * for data the roll does not carry. Everything goes through Intl, created once per format.
  */
 
-/*
- * Numbers and dates are formatted by hand, as en-US Intl writes them (format.test.ts holds them to it):
- * a phone spends tens of milliseconds loading Intl's locale data on first use, inside the page's first
- * render.
- */
+const LOCALE = 'en-US';
 
 const isNum = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/**
- * `value` with `max` decimals at most and `min` at least (trailing zeros beyond `min` dropped). Rounded
- * as Intl rounds: half away from zero on the number's shortest decimal form (2.675 → 2.68), which
- * toFixed, working on the binary value 2.67499999…, does not.
- */
-function decimals(value: number, min: number, max: number): string {
-  const abs = Math.abs(value);
-  if (abs >= 1e21) return String(value);
-  // Below 1e-6 String() writes an exponent; such a value rounds to zero at 4 decimals or fewer.
-  const [whole = '0', fraction = ''] = (abs < 1e-6 ? '0' : String(abs)).split('.');
-  let digits = whole + fraction.slice(0, max).padEnd(max, '0');
-  if ((fraction[max] ?? '0') >= '5') digits = String(BigInt(digits) + 1n).padStart(digits.length, '0');
-  let int = digits.slice(0, digits.length - max) || '0';
-  let frac = digits.slice(digits.length - max);
-  let end = frac.length;
-  while (end > min && frac[end - 1] === '0') end--;
-  frac = frac.slice(0, end);
-  int = int.replace(/\B(?=(\d{3})+$)/g, ',');
-  // Never "-0": a value that rounds to zero has no sign.
-  const sign = value < 0 && /[1-9]/.test(digits) ? '-' : '';
-  return `${sign}${int}${frac ? `.${frac}` : ''}`;
-}
+const number = (options: Intl.NumberFormatOptions) => new Intl.NumberFormat(LOCALE, options);
+
+const COUNT = number({ maximumFractionDigits: 0 });
+const MONEY_WHOLE = number({ style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
+const MONEY_CENTS = number({
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+const RATE = number({ minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const PLAIN = number({ maximumFractionDigits: 2 });
+const ACRES = number({ minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const PERCENT = number({ maximumFractionDigits: 2 });
+const DATE = new Intl.DateTimeFormat(LOCALE, { year: 'numeric', month: '2-digit', day: '2-digit' });
+/** A calendar date is formatted in UTC, where its midnight lies, so no time zone moves its day. */
+const CALENDAR_DATE = new Intl.DateTimeFormat(LOCALE, {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  timeZone: 'UTC',
+});
+const DATE_TIME = new Intl.DateTimeFormat(LOCALE, {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+/** Intl writes "-0" and "-$0" for values that round to zero; nothing here shows a sign on zero. */
+const noNegativeZero = (v: number, digits: number) => (Math.abs(v) < 0.5 / 10 ** digits ? 0 : v);
 
 /** A count with thousands separators: 1,000,000. */
 export function formatCount(value: number): string {
-  return decimals(value, 0, 0);
+  return COUNT.format(noNegativeZero(value, 0));
 }
 
 /** $123,400 for whole amounts, $1,234.50 when there are cents (never more than 2 decimals). */
 export function formatMoney(value: number | null | undefined): string {
   if (!isNum(value)) return '';
   const cents = Math.round(value * 100);
-  const text = decimals(Math.abs(cents) / 100, cents % 100 === 0 ? 0 : 2, cents % 100 === 0 ? 0 : 2);
-  return cents < 0 ? `-$${text}` : `$${text}`;
+  return cents % 100 === 0
+    ? MONEY_WHOLE.format(noNegativeZero(cents / 100, 0))
+    : MONEY_CENTS.format(cents / 100);
 }
 
 /** A stored rate such as 0.01875 is shown per thousand: 18.75 (2 to 4 decimals). */
 export function formatTaxRate(value: number | null | undefined): string {
   if (!isNum(value)) return '';
   // Rounding at 6 places first removes binary noise (0.01875 * 1000 = 18.750000000000004).
-  return decimals(Number((value * 1000).toFixed(6)), 2, 4);
+  return RATE.format(Number((value * 1000).toFixed(6)));
 }
 
-/** Plain number with thousands separators and up to 2 decimals (acres, areas, counts). */
+/** Plain number with thousands separators and up to 2 decimals (areas, units, factors). */
 export function formatNumber(value: number | null | undefined): string {
-  return isNum(value) ? decimals(value, 0, 2) : '';
+  return isNum(value) ? PLAIN.format(noNegativeZero(value, 2)) : '';
+}
+
+/** Acres always with 2 decimals (0.25, 1.00, 12.50), so a column of them lines up. */
+export function formatAcres(value: number | null | undefined): string {
+  return isNum(value) ? ACRES.format(noNegativeZero(value, 2)) : '';
 }
 
 /** Percent values as stored (85 → "85%"). */
 export function formatPercent(value: number | null | undefined): string {
-  return isNum(value) ? `${decimals(value, 0, 2)}%` : '';
+  return isNum(value) ? `${PERCENT.format(noNegativeZero(value, 2))}%` : '';
 }
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /**
- * A calendar date (YYYY-MM-DD, or the date part of a date-time) as MM/DD/YYYY. Read from the text, not
- * through Date, so a sale on 2020-01-01 never shows as 12/31/2019 in a western time zone.
+ * Any date the app shows, as MM/DD/YYYY. A calendar date (YYYY-MM-DD) keeps its day in every time zone
+ * (a sale on 2020-01-01 never shows as 12/31/2019 in the west); an instant shows the visitor's day.
  */
-export function formatSaleDate(value: string | null | undefined): string {
-  const m = value ? ISO_DATE.exec(value) : null;
-  return m ? `${m[2]}/${m[3]}/${m[1]}` : '';
-}
-
-/** An instant (ISO date-time) as an en-US date in the visitor's time zone, e.g. 3/14/2025. */
-export function formatDateTime(value: string | null | undefined): string {
+export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return '';
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return formatSaleDate(value).replace(/(^|\/)0(\d)/g, '$1$2');
-  const d = new Date(value);
-  // en-US's numeric date (what toLocaleDateString('en-US') writes), by hand: see the numbers above.
-  return Number.isNaN(d.getTime()) ? '' : `${d.getMonth() + 1}/${d.getDate()}/${d.getFullYear()}`;
+  if (typeof value === 'string') {
+    const day = ISO_DATE.exec(value.slice(0, 10));
+    // A date-time at midnight UTC (how some rolls write a plain date) is that calendar date too.
+    if (day && (value.length === 10 || /T00:00(:00(\.0+)?)?(Z|\+00:00)$/.test(value)))
+      return CALENDAR_DATE.format(new Date(`${value.slice(0, 10)}T00:00:00Z`));
+  }
+  const d = typeof value === 'string' ? new Date(value) : value;
+  return Number.isNaN(d.getTime()) ? '' : DATE.format(d);
 }
 
-/** "12 A Main St": street number, apartment and street name, skipping the empty parts. */
+/** An instant with its time, for the import history: 03/14/2025, 2:05 PM. */
+export function formatDateAndTime(value: string | null | undefined): string {
+  if (!value) return '';
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? '' : DATE_TIME.format(d);
+}
+
+/**
+ * "12 MAIN ST", and with an apartment "37 NORTH RD, UNIT 1": the apartment follows the street as
+ * a unit (a bare number or letter gets the word UNIT; "APT 4" is kept as written).
+ */
 export function formatLocation(p: { StreetNumber: string; Apartment: string; StreetName: string }): string {
-  return [p.StreetNumber, p.Apartment, p.StreetName]
+  const street = [p.StreetNumber, p.StreetName]
     .map((s) => s.trim())
     .filter(Boolean)
     .join(' ');
+  const apartment = p.Apartment.trim();
+  if (!apartment) return street;
+  // The word follows the roll's case: "UNIT 1" on an upper-case roll, "Unit 1" on a mixed-case one.
+  const word = street === street.toUpperCase() ? 'UNIT' : 'Unit';
+  const unit = /^[#\d]|^[a-z]$/i.test(apartment) ? `${word} ${apartment.replace(/^#\s*/, '')}` : apartment;
+  return street ? `${street}, ${unit}` : unit;
 }
 
 /** Building value plus land value; null only when both are missing. */

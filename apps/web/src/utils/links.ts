@@ -1,3 +1,5 @@
+import { normaliseWebLink } from '@opp/contracts/links';
+
 /*
  * Building outbound and asset URLs from what the API returns.
  */
@@ -17,15 +19,8 @@ export function paymentUrl(link: string, account: string): string | null {
 
 /** A link the API gives (GIS map, contact home page) as a safe http(s) URL, or null. */
 export function externalUrl(link: string): string | null {
-  const trimmed = link.trim();
-  if (!trimmed) return null;
-  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(trimmed) ? trimmed : `https://${trimmed}`;
-  try {
-    const u = new URL(withScheme);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u.toString() : null;
-  } catch {
-    return null;
-  }
+  // The server's own rule (contracts/links.ts), so a link stored before it existed is judged the same.
+  return normaliseWebLink(link) || null;
 }
 
 /**

@@ -21,9 +21,12 @@ export function pageAfter(action: PageAction, current: number, pages: number): n
   }
 }
 
-/** The page a typed value asks for, or null when it is not a whole number in 1..pages. */
+/**
+ * The page a typed value asks for, or null when it is not a whole number in 1..pages: "-3", "2.5" and
+ * "3a" are not pages (the box reverts), never page 3, 25 or 3. Thousands separators are allowed.
+ */
 export function parsePageInput(input: string, pages: number): number | null {
-  const text = input.trim();
+  const text = input.trim().replace(/,/g, '');
   if (!/^\d{1,9}$/.test(text)) return null;
   const n = Number(text);
   return n >= 1 && n <= Math.max(1, pages) ? n : null;
@@ -34,12 +37,4 @@ export function shownRange(page: number, pageSize: number, total: number): { fro
   if (total <= 0) return { from: 0, to: 0 };
   const from = Math.min(total, (page - 1) * pageSize + 1);
   return { from, to: Math.min(total, page * pageSize) };
-}
-
-/** Keeps only what a numbers-only field accepts: digits and one decimal point. */
-export function numbersOnly(input: string, allowDecimal = true): string {
-  const digits = input.replace(allowDecimal ? /[^0-9.]/g : /[^0-9]/g, '');
-  if (!allowDecimal) return digits;
-  const dot = digits.indexOf('.');
-  return dot === -1 ? digits : digits.slice(0, dot + 1) + digits.slice(dot + 1).replace(/\./g, '');
 }

@@ -176,7 +176,12 @@ describe('sessions end', () => {
       method: 'PUT',
       url: `/api/user/${admin.id}`,
       headers: { authorization: `Bearer ${here}` },
-      payload: { Username: admin.username, Email: admin.email, Password: 'another long password' },
+      payload: {
+        Username: admin.username,
+        Email: admin.email,
+        Password: 'another long password',
+        CurrentPassword: PASSWORD,
+      },
     });
     expect(res.statusCode).toBe(200);
     expect((await me(admin.id, here)).statusCode).toBe(200);
@@ -215,6 +220,6 @@ describe('GET /api/config', () => {
       headers: { authorization: 'Bearer expired-token-expired-token-00' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ providerName: 'Acme Records' });
+    expect(res.json()).toEqual({ providerName: 'Acme Records', mapTilesUrl: '' });
   });
 });

@@ -74,10 +74,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Public settings for the web app (the provider name shown on the provider login)',
+        summary: 'Public settings for the web app (the provider name, the base map of the parcel maps)',
         response: { 200: PublicConfig },
       },
     },
-    async () => ({ providerName: app.config.providerName }),
+    async () => ({ providerName: app.config.providerName, mapTilesUrl: app.config.mapTilesUrl }),
   );
 };

@@ -138,7 +138,7 @@ describe('PATCH /api/client/{clientId}', () => {
       IsActive: false,
       StateProvince: 'New Hampshire',
       Description: 'City of Somewhere',
-      PaymentLink: 'pay.example.gov/tax',
+      PaymentLink: 'https://pay.example.gov/tax',
     });
     // The old state/city pair still resolves after the state moved.
     expect((await clientsRepository.findByAlias(ctx.db, 'Maine', t.c.city))?.id).toBe(t.c.id);

@@ -8,12 +8,12 @@ import {
 } from '@opp/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
-import { conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
+import { forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { filesRepository } from '../files/files.repository.ts';
 import { cityKey, clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
 import { isUniqueViolation } from './clients.provider.repository.ts';
-import { isValidPaymentLink } from './clients.provider.service.ts';
+import { assertTownNameAvailable, townNameTaken } from './town-names.ts';
 
 export type ParsedUpdateClientBody = z.output<typeof UpdateClientBody>;
 type AuditContext = ReturnType<typeof auditActorOf>;
@@ -31,9 +31,6 @@ const FIELD_TO_COLUMN = {
   PaymentLink: 'paymentLink',
   StateProvince: 'stateProvince',
 } as const satisfies Record<string, keyof ClientRow>;
-
-const duplicateCity = (city: string, state: string) =>
-  conflict(`A client named ${city} already exists in ${state}.`, 'City');
 
 export const clientsAdminService = {
   /**
@@ -98,18 +95,14 @@ export const clientsAdminService = {
       if (body.PictureLevel !== undefined) changes.pictureLevel = body.PictureLevel.trim();
       const allowPayment = body.AllowPaymentLink ?? client.allowPaymentLink;
       changes.allowPaymentLink = allowPayment;
-      // A denied payment link is stored empty, as the console form clears it.
-      const link = allowPayment ? (body.PaymentLink ?? client.paymentLink).trim() : '';
-      if (body.PaymentLink !== undefined && link && !isValidPaymentLink(link))
-        throw validationFailed('PaymentLink', 'Payment Link must be a valid web address.');
-      changes.paymentLink = link;
+      // A denied payment link is stored empty, as the console form clears it; the contract checked and
+      // normalised a sent one.
+      changes.paymentLink = allowPayment ? (body.PaymentLink ?? client.paymentLink) : '';
     }
 
     const renamed = cityKey(city) !== cityKey(client.city) || state !== client.stateProvince;
-    if (renamed) {
-      const other = await clientsRepository.findByStateCity(db, state, city);
-      if (other && other.id !== clientId) throw duplicateCity(city, state);
-    }
+    // Nor a look-alike or an old name of another town there, active or not; the answer names none.
+    if (renamed) await assertTownNameAvailable(db, state, city, clientId);
 
     try {
       const updated = await db.transaction(async (tx) => {
@@ -131,7 +124,7 @@ export const clientsAdminService = {
       });
       return toPublicClient(updated);
     } catch (err) {
-      if (isUniqueViolation(err)) throw duplicateCity(city, state);
+      if (isUniqueViolation(err)) throw townNameTaken(city, state);
       throw err;
     }
   },

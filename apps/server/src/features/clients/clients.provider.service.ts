@@ -6,6 +6,7 @@ import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { rollsRepository } from '../imports/rolls.repository.ts';
 import { reclaimStaleRun } from '../roll-publishing/roll-publishing.service.ts';
 import { clientsRepository, toPublicClient } from './clients.repository.ts';
+import { assertTownNameAvailable, townNameTaken } from './town-names.ts';
 import {
   clientsProviderRepository,
   isUniqueViolation,
@@ -14,23 +15,6 @@ import {
 
 type CreateClientInput = z.output<typeof CreateClientBody>;
 type AuditContext = ReturnType<typeof auditActorOf>;
-
-/**
- * Spec §4 says the public Pay Now button prepends https:// to a link without a scheme, so a link is
- * judged the same way: with the scheme it would get, it must be an http(s) URL with a dotted host name.
- */
-export function isValidPaymentLink(link: string): boolean {
-  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(link) ? link : `https://${link}`;
-  try {
-    const url = new URL(withScheme);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && /\.[a-z]{2,}$/i.test(url.hostname);
-  } catch {
-    return false;
-  }
-}
-
-const duplicateCity = (city: string, state: string) =>
-  conflict(`A client named ${city} already exists in ${state}.`, 'City');
 
 export const clientsProviderService = {
   /** Every client, inactive ones included, sorted by City (spec §9). */
@@ -41,17 +25,17 @@ export const clientsProviderService = {
   /**
    * Creates a client from the console form. The state must be one of the 50 US states (name or
    * abbreviation; the canonical name is stored, since public URLs carry it), the city must be new in
-   * that state, and an allowed payment link must be a web address. A denied payment link is stored
+   * that state (town-names.ts: nor look like, nor be an old name of, another town there), and an allowed
+   * payment link must be a web address. A denied payment link is stored
    * empty, as the form clears it. Throws 400 naming the field, or 409 for a duplicate city.
    */
   async create(db: Db, body: CreateClientInput, audit: AuditContext): Promise<PublicClient> {
     const state = resolveStateName(body.StateProvince);
     if (!state) throw validationFailed('StateProvince', 'State/Province must be one of the 50 US states.');
     const city = body.City.replace(/\s+/g, ' ');
-    const paymentLink = body.AllowPaymentLink ? body.PaymentLink.trim() : '';
-    if (paymentLink && !isValidPaymentLink(paymentLink))
-      throw validationFailed('PaymentLink', 'Payment Link must be a valid web address.');
-    if (await clientsRepository.findByStateCity(db, state, city)) throw duplicateCity(city, state);
+    // The contract checked and normalised the link; a denied one is stored empty, as the form clears it.
+    const paymentLink = body.AllowPaymentLink ? body.PaymentLink : '';
+    await assertTownNameAvailable(db, state, city, null);
     try {
       const row = await db.transaction(async (tx) => {
         const created = await clientsRepository.insert(tx, {
@@ -81,7 +65,7 @@ export const clientsProviderService = {
       return toPublicClient(row);
     } catch (err) {
       // Two creates racing past the check above: the unique index has the last word.
-      if (isUniqueViolation(err)) throw duplicateCity(city, state);
+      if (isUniqueViolation(err)) throw townNameTaken(city, state);
       throw err;
     }
   },

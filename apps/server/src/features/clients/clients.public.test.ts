@@ -140,7 +140,7 @@ describe('GET /api/client/{state}/{city}', () => {
     ).toBe(false);
     const res = await get(url, headers.provider);
     expect(res.headers.vary).toContain('Authorization');
-    expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 });
 
@@ -175,7 +175,7 @@ describe('GET /api/client/{clientId}', () => {
     const res = await get(`${url}?showinactive=true`, headers.provider);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ ClientID: ids.hidden, IsActive: false });
-    expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(res.headers['cache-control']).toBe('no-store');
     expect((await get(`/api/client/${ids.portland}?showinactive=true`, headers.provider)).statusCode).toBe(
       200,
     );

@@ -120,6 +120,19 @@ export const clientsRepository = {
     return row ?? null;
   },
 
+  /** Every name taken in a state: each client's current name and each of its old names (aliases). */
+  async listNamesInState(db: Executor, stateName: string): Promise<{ clientId: number; name: string }[]> {
+    const current = await db
+      .select({ clientId: clients.id, name: clients.city })
+      .from(clients)
+      .where(eq(clients.stateProvince, stateName));
+    const old = await db
+      .select({ clientId: clientCityAliases.clientId, name: clientCityAliases.cityKey })
+      .from(clientCityAliases)
+      .where(eq(clientCityAliases.stateProvince, stateName));
+    return [...current, ...old];
+  },
+
   async addAlias(db: Executor, stateName: string, oldCity: string, clientId: number) {
     await db
       .insert(clientCityAliases)

@@ -9,6 +9,7 @@ import {
 } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
+import { parcelsRepository } from '../parcels/parcels.repository.ts';
 import { clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
 
 /*
@@ -34,6 +35,16 @@ const uniqueSorted = (values: string[]) => {
 };
 
 const municipalityNotFound = () => notFound('Unable to find municipality');
+
+/**
+ * The public record of a town as its pages get it (GET /api/client/{id}, and index.html of its pages),
+ * saying whether it has a parcel map: the pages ask for the map's data only then, so a town without
+ * one sees no failed request.
+ */
+export async function publicClientOf(db: Executor, row: ClientRow): Promise<PublicClient> {
+  const town = toPublicClient(row);
+  return (await parcelsRepository.findLayer(db, row.id)) ? { ...town, HasParcelMap: true } : town;
+}
 
 export const publicClientsService = {
   /** Names of the states with at least one listed client, sorted. */
@@ -85,6 +96,6 @@ export const publicClientsService = {
     if (!client) throw municipalityNotFound();
     if (!client.isActive && !(options.showInactive && isProviderAdmin(options.actor)))
       throw municipalityNotFound();
-    return toPublicClient(client);
+    return publicClientOf(db, client);
   },
 };

@@ -51,7 +51,7 @@ describe('contacts', () => {
     expect(saved).toMatchObject({
       ClientID: town,
       Title: 'Town Clerk',
-      ContactUrl: 'https://www.testville.example.gov',
+      ContactUrl: 'https://www.testville.example.gov/',
     });
     expect(await publicList(town)).toContainEqual(saved);
   });

@@ -97,12 +97,11 @@ export const contactsService = {
 };
 
 function toValues(body: ParsedContactBody): ContactValues {
-  const url = body.ContactUrl.trim();
   return {
     clientId: body.ClientID,
     title: body.Title.trim(),
-    // Stored with its scheme so every page can use it as a link as is ("www.town.gov" → https://…).
-    contactUrl: url === '' || /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url}`,
+    // The contract's normalised link (links.ts): with its scheme, so every page can use it as is.
+    contactUrl: body.ContactUrl,
     hoursOfOperation: body.HoursOfOperation.trim(),
     telephone: body.Telephone.trim(),
     contactEmail: body.ContactEmail.trim(),

@@ -7,6 +7,7 @@ import { contactsRepository } from '../contacts/contacts.repository.ts';
 import { filesRepository } from '../files/files.repository.ts';
 import { importRoll } from '../imports/import.service.ts';
 import { rollsRepository } from '../imports/rolls.repository.ts';
+import { createDemoParcelLayer } from '../parcels/demo-parcels.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { demoBanner, demoHousePhotos, type DemoImage } from './demo-images.ts';
 import { DEMO_TOWNS, demoRecords, demoTownSizes, type DemoTown } from './demo-records.ts';
@@ -91,6 +92,8 @@ export async function createDemo(db: Db, options: DemoOptions = {}): Promise<Dem
     // The generator and the schema live in one repository; a rejection is a bug, not bad input.
     if (!outcome.ok)
       throw new Error(`demo roll for ${town.city} rejected: ${outcome.errors.slice(0, 3).join('; ')}`);
+    // A map for the town (issue 40): synthetic lots drawn for the roll just published.
+    await createDemoParcelLayer(db, client.id, town, town.city);
     step(`${town.city}, ${DEMO_STATE}: ${outcome.total.toLocaleString('en-US')} parcels`);
     towns.push({ clientId: client.id, city: town.city, state: DEMO_STATE, parcels: outcome.total });
   }

@@ -22,11 +22,13 @@ import {
 import { requireUser } from '../../plugins/auth.ts';
 import { auditActorOf } from '../audit/audit.service.ts';
 import { bannersService } from './files.service.ts';
-import { processImage } from './image-processing.ts';
+import { processImage, STORED_MAX_BYTES, STORED_MAX_WIDTH } from './image-processing.ts';
 
 const secured = { tags: ['Images'], security: [{ bearerAuth: [] }] };
 const denied = { 401: ErrorBody, 403: ErrorBody };
 const signedIn = { onRequest: async (request: FastifyRequest) => void requireUser(request) };
+/** Each upload is decoded and re-encoded: a user's uploads spend a budget of their own (plugins/rate-limit). */
+const uploading = { ...signedIn, config: { rateLimit: 'upload' as const } };
 const uploadErrors = { 400: ErrorBody, ...denied, 404: ErrorBody, 413: ErrorBody, 415: ErrorBody };
 
 const MAX_MB = IMAGE_MAX_BYTES / (1024 * 1024);
@@ -35,7 +37,10 @@ const UPLOAD_RULES =
   'megapixels), a `ClientID` field and an optional `fileType` field (informational only). The type is ' +
   'read from the bytes, never from the name or the declared type: only PNG and JPEG are accepted (415 ' +
   'otherwise). The image is re-encoded, which strips all metadata (EXIF, GPS, comments) and trailing ' +
-  'bytes. The client’s BannerImage becomes the new file and its previous banner file is deleted.';
+  `bytes. An image wider than ${STORED_MAX_WIDTH} pixels is scaled down to that width, and the stored ` +
+  `image weighs at most ${STORED_MAX_BYTES / 1024 / 1024} MB (lower quality, then fewer pixels). At most ` +
+  'a few uploads a minute per account (429 with Retry-After). The client’s BannerImage becomes the new ' +
+  'file and its previous banner file is deleted.';
 
 /** Banner names in paths: what this feature issues (anything else cannot exist, so it is a 404). */
 const BannerName = z.string().max(100);
@@ -114,7 +119,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/image',
     {
-      ...signedIn,
+      ...uploading,
       schema: {
         ...secured,
         summary: 'Upload a municipality’s banner',
@@ -137,7 +142,7 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/image/:bannerFile',
     {
-      ...signedIn,
+      ...uploading,
       schema: {
         ...secured,
         summary: 'Replace a municipality’s banner with a new upload',
@@ -218,10 +223,15 @@ export const filesRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('x-content-type-options', 'nosniff')
         // An image opened directly can run nothing, even if a browser were talked into sniffing it.
         .header('content-security-policy', "default-src 'none'; sandbox");
+      // Answered before a byte of the image is read.
       const ifNoneMatch = request.headers['if-none-match'];
       if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === image.etag))
         return reply.status(304).send(null);
-      return reply.type(image.contentType).send(image.bytes);
+      const { body, byteSize } = await image.open();
+      return reply
+        .type(image.contentType)
+        .header('content-length', String(byteSize))
+        .send(body as unknown as string);
     },
   );
 };

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { canAdministerClient, isProviderAdmin, type Actor, type ImageUploadResponse } from '@opp/contracts';
 import type { Db, Executor } from '../../db/database.ts';
 import { forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { clientsRepository } from '../clients/clients.repository.ts';
 import { filesRepository, type StoredFileMeta } from './files.repository.ts';
-import { imageAtWidth, type ProcessedImage } from './image-processing.ts';
+import { resizeImage, type ProcessedImage } from './image-processing.ts';
 
 const NO_IMAGE = 'No such image';
 type AuditContext = ReturnType<typeof auditActorOf>;
@@ -84,24 +85,128 @@ export const bannersService = {
     });
   },
 
-  /** A stored image the public may fetch, or null (missing, or its client is inactive). */
   /**
    * A servable image as sent: at most `width` pixels wide when asked (srcset), with an ETag naming
-   * those bytes. Null when there is no such image (or its client is inactive).
+   * those bytes. Null when there is no such image (or its client is inactive). Nothing but the file's
+   * description has been read yet: a request whose copy is current is answered from the ETag alone,
+   * and `open()` reads the bytes only for an answer that sends them.
    */
-  async servable(
-    db: Db,
-    name: string,
-    width: number | null,
-  ): Promise<{ bytes: Buffer; contentType: string; etag: string } | null> {
-    const file = await filesRepository.findServable(db, name);
+  async servable(db: Db, name: string, width: number | null): Promise<ServableImage | null> {
+    const file = await filesRepository.findServableMeta(db, name);
     if (!file) return null;
     if (width === null || file.width <= width)
-      return { bytes: file.bytes, contentType: file.contentType, etag: `"${file.sha256}"` };
-    const bytes = await imageAtWidth(file, width);
-    return { bytes, contentType: file.contentType, etag: `"${file.sha256}-w${width}"` };
+      return {
+        contentType: file.contentType,
+        etag: `"${file.sha256}"`,
+        open: () => openStored(db, file),
+      };
+    return {
+      contentType: file.contentType,
+      etag: `"${file.sha256}-w${width}"`,
+      open: () => copyAtWidth(db, file, width),
+    };
   },
 };
+
+export interface ServableImage {
+  contentType: string;
+  etag: string;
+  /** The bytes: a buffer, or a stream of pieces for a large file, with its length. */
+  open(): Promise<{ body: Buffer | Readable; byteSize: number }>;
+}
+
+/** Large files are read a piece at a time: one query never holds the database for a whole file. */
+export const READ_CHUNK_BYTES = 256 * 1024;
+
+async function openStored(
+  db: Db,
+  file: StoredFileMeta,
+): Promise<{ body: Buffer | Readable; byteSize: number }> {
+  if (file.byteSize <= READ_CHUNK_BYTES) {
+    const body = await filesRepository.readChunk(db, file.name, 0, file.byteSize);
+    // Deleted (a banner replaced) since its description was read.
+    if (body.length !== file.byteSize) throw notFound(NO_IMAGE);
+    return { body, byteSize: file.byteSize };
+  }
+  return { body: Readable.from(storedChunks(db, file)), byteSize: file.byteSize };
+}
+
+async function* storedChunks(db: Db, file: StoredFileMeta): AsyncGenerator<Buffer> {
+  for (let offset = 0; offset < file.byteSize; offset += READ_CHUNK_BYTES) {
+    const length = Math.min(READ_CHUNK_BYTES, file.byteSize - offset);
+    const chunk = await filesRepository.readChunk(db, file.name, offset, length);
+    // Deleted (a banner replaced) while it was being sent: end the answer as failed, not short.
+    if (chunk.length !== length) throw new Error(`stored file ${file.name} changed while it was sent`);
+    yield chunk;
+  }
+}
+
+async function readWhole(db: Db, file: StoredFileMeta): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of storedChunks(db, file)) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/*
+ * Copies at a width, newest used last, kept in this process on top of the database's (a few tens of
+ * kilobytes each): a request for a known copy then costs one metadata query and no bytes read.
+ */
+const copies = new Map<string, Buffer>();
+let copiesBytes = 0;
+const COPIES_MAX_BYTES = 16 * 1024 * 1024;
+/** Copies being made right now: concurrent requests for one wait for it rather than each making it. */
+const making = new Map<string, Promise<Buffer>>();
+
+function remember(key: string, bytes: Buffer) {
+  copies.set(key, bytes);
+  copiesBytes += bytes.length;
+  for (const [k, v] of copies) {
+    if (copiesBytes <= COPIES_MAX_BYTES) break;
+    copies.delete(k);
+    copiesBytes -= v.length;
+  }
+}
+
+/** Forgets the copies kept in this process, as a node that has not served them (tests). */
+export function forgetCopiesInProcess() {
+  copies.clear();
+  copiesBytes = 0;
+}
+
+/**
+ * The stored image scaled to `width`: from this process, else from the database (made by any node),
+ * else made now, from the original read once, and stored for every node.
+ */
+async function copyAtWidth(
+  db: Db,
+  file: StoredFileMeta,
+  width: number,
+): Promise<{ body: Buffer; byteSize: number }> {
+  const key = `${file.name}:${width}`;
+  const hit = copies.get(key);
+  if (hit) {
+    copies.delete(key);
+    copies.set(key, hit);
+    return { body: hit, byteSize: hit.length };
+  }
+  let pending = making.get(key);
+  if (!pending) {
+    pending = (async () => {
+      const stored = await filesRepository.findVariant(db, file.name, width);
+      if (stored) return stored.bytes;
+      const bytes = await resizeImage(await readWhole(db, file), file.contentType, width);
+      // The original may have been deleted meanwhile (its copies go with it): the copy is still sent.
+      await filesRepository
+        .insertVariant(db, { name: file.name, width, contentType: file.contentType, bytes })
+        .catch(() => {});
+      return bytes;
+    })().finally(() => making.delete(key));
+    making.set(key, pending);
+    pending.then((bytes) => remember(key, bytes)).catch(() => {});
+  }
+  const bytes = await pending;
+  return { body: bytes, byteSize: bytes.length };
+}
 
 async function storeBanner(tx: Executor, clientId: number, image: ProcessedImage) {
   return filesRepository.insert(tx, {

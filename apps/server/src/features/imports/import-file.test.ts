@@ -296,8 +296,7 @@ describe('importing roll files', () => {
 });
 
 describe('a large JSON Lines file, parsed on worker threads', () => {
-  // With the engine, as the server imports: on a PostgreSQL server the threads write later batches
-  // into the buffers of batches already written (PreparePool.start's handOff).
+  // With the engine, as the server imports.
   const importWith = (clientId: number, filePath: string, threads: number) =>
     importRoll(
       ctx.db,

@@ -12,8 +12,7 @@ import { rollsRepository, type ImportRun } from './rolls.repository.ts';
  * worker threads.
  */
 export type RecordSource = (() => AsyncIterable<SourceRecord>) & {
-  /** `spare` offers buffers of blocks already parsed, for the next reads (see PreparePool.spareBuffer). */
-  lineBlocks?: (spare?: () => ArrayBuffer | undefined) => AsyncIterable<LineBlock>;
+  lineBlocks?: () => AsyncIterable<LineBlock>;
   bytes?: number;
 };
 
@@ -85,7 +84,7 @@ async function* preparedBatches(
   if (pool && source.lineBlocks) {
     const threads = await pool;
     const inFlight: Promise<PreparedBatch>[] = [];
-    for await (const block of source.lineBlocks(threads.spareBuffer)) {
+    for await (const block of source.lineBlocks()) {
       const next = threads.prepare(block, target, checkOnly());
       // Awaited in order below; until then a failure must not count as unhandled.
       next.catch(() => {});
@@ -160,10 +159,9 @@ export async function importRoll(
     await waitForWrite();
     // The batches' bytes go to the database as they are: joined, each flush was a copy of every byte
     // into fresh memory (on a machine slow to hand out memory, 0.4 s of CPU per 100,000 records).
-    const batches = pending;
-    const copy = batches.map((b) => b.copy);
-    const recordCopy = batches.map((b) => b.recordCopy);
-    const numberLike = batches.flatMap((b) => b.numberLike);
+    const copy = pending.map((b) => b.copy);
+    const recordCopy = pending.map((b) => b.recordCopy);
+    const numberLike = pending.flatMap((b) => b.numberLike);
     const rows = pendingRows;
     pending = [];
     pendingRows = 0;
@@ -172,14 +170,7 @@ export async function importRoll(
     // in writeError): nothing awaits it until the next batch is ready.
     inFlight = rollsRepository
       .copyRows(db, run.id, { rows: copy, records: recordCopy }, numberLike)
-      .then(() => {
-        // Read whole by the database: the buffers can take the threads' next batches.
-        void pool?.then(
-          (p) => batches.forEach((b) => p.written(b)),
-          () => {},
-        );
-        return afterWrite(rows);
-      })
+      .then(() => afterWrite(rows))
       .catch((err: unknown) => {
         writeError = err;
       });
@@ -187,13 +178,8 @@ export async function importRoll(
 
   const threads =
     options.threads ?? ((source.bytes ?? 0) >= POOL_MIN_BYTES ? defaultPoolSize(options.engine) : 0);
-  // The threads start (0.1–0.2 s) while the database makes the roll's tables. A server's
-  // COPY reads the batches' bytes where they are, so their buffers can go back to the threads; the
-  // embedded engine's client moves them to its own thread instead (PreparePool.start).
-  const pool =
-    threads > 0 && source.lineBlocks
-      ? PreparePool.start(threads, { handOff: options.engine === 'postgres' })
-      : null;
+  // The threads start while the database makes the roll's tables.
+  const pool = threads > 0 && source.lineBlocks ? PreparePool.start(threads) : null;
   // Awaited before the first block; a failure to start is that await's to report.
   pool?.catch(() => {});
   // Once the file is read (or the import fails): the threads' memory goes before the index builds.

@@ -1,28 +1,24 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PropertyRecord } from '@opp/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/database.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient } from '../../../test/factories.ts';
-import { importRoll, type ImportOutcome } from './import.service.ts';
-import { unpackRecord } from '../properties/record-codec.ts';
-import { recordSourceFor } from './record-sources.ts';
+import { haveExample, importExample, realworldDir, storedRecords } from '../../../test/real-exports.ts';
+import type { ImportOutcome } from './import.service.ts';
 
 /*
- * The real Lyme, NH roll (public records, real owners and quirks): converted by the project's script
- * exactly as a person would run it, imported through the real pipeline, and checked against the
- * source files. The data lives outside the repository (../shared); without it these tests are skipped.
+ * The real Lyme, NH roll (public records, real owners and quirks): its files read through the example
+ * mapping docs/examples/lyme-nh.json exactly as `portal import --mapping` reads them, imported through
+ * the real pipeline, and checked against the source files. The data lives outside the repository
+ * (../shared); without it these tests are skipped.
  */
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
-const sourceDir = path.resolve(repoRoot, '../shared/data/realworld/lyme-nh');
-const haveData = fs.existsSync(path.join(sourceDir, 'lyme_cama_2022.csv'));
-if (!haveData) console.warn(`Lyme NH tests skipped: ${sourceDir} is not there (the shared real-world data).`);
+const sourceDir = path.join(realworldDir, 'lyme-nh');
+const haveData = haveExample('lyme-nh', 'Lyme NH tests');
 
 type Row = Record<string, string>;
 const readCsv = (file: string): Row[] =>
@@ -33,52 +29,26 @@ const readCsv = (file: string): Row[] =>
     skip_empty_lines: true,
   }) as Row[];
 
+const numberOrNull = (v: string | undefined) => (v?.trim() ? Number(v) : null);
+
 const ctx = setupTestApp();
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-lyme-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe.skipIf(!haveData)('Lyme, NH real roll', () => {
   let outcome: ImportOutcome;
   let clientId: number;
   let cama: Row[];
-  let stored: Map<string, Record<string, unknown> & { Owners: Array<Record<string, string>> }>;
-  let convertOutput: string;
+  let stored: Map<string, PropertyRecord>;
 
   beforeAll(async () => {
-    const out = path.join(tmp, 'lyme.jsonl');
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    const run = spawnSync(
-      process.execPath,
-      [tsx, path.join(repoRoot, 'scripts/lyme/convert-lyme.ts'), '--source', sourceDir, '--out', out],
-      { encoding: 'utf8', timeout: 120_000 },
-    );
-    if (run.status !== 0) throw new Error(`convert-lyme failed: ${run.stderr}`);
-    convertOutput = run.stdout;
-
     const client = await buildClient(ctx.db, {
       city: 'Lyme',
       stateProvince: 'New Hampshire',
       description: 'Town of Lyme',
     });
     clientId = client.id;
-    outcome = await importRoll(
-      ctx.db,
-      { clientId, userId: null, actor: 'test', fileName: 'lyme.jsonl' },
-      recordSourceFor(out),
-    );
+    outcome = await importExample(ctx.db, clientId, 'lyme-nh');
     cama = readCsv('lyme_cama_2022.csv');
-    const rows = await queryRows<{ record: string }>(
-      ctx.db,
-      sql`select r.record from property_records r join clients c on c.active_roll_id = r.roll_id where c.id = ${clientId}`,
-    );
-    stored = new Map(
-      rows.map((r) => {
-        const record = JSON.parse(unpackRecord(r.record)) as Record<string, unknown> & {
-          Owners: Array<Record<string, string>>;
-        };
-        return [record.Account as string, record];
-      }),
-    );
+    stored = await storedRecords(ctx.db, clientId);
   }, 300_000);
 
   const property = async (account: string) => {
@@ -90,7 +60,6 @@ describe.skipIf(!haveData)('Lyme, NH real roll', () => {
   it('imports every parcel of the CAMA roll', async () => {
     expect(outcome.errors).toEqual([]);
     expect(outcome.ok).toBe(true);
-    expect(convertOutput).toMatch(/^Wrote 1083 Lyme, NH records/);
     expect(outcome.total).toBe(cama.length);
     expect(cama.length).toBe(1083);
     expect(stored.size).toBe(1083);
@@ -187,6 +156,50 @@ describe.skipIf(!haveData)('Lyme, NH real roll', () => {
       const zip = stored.get(c.LocalCamaId!)!.Owners[0]?.ZipCode ?? '';
       if (/^\d{4}$/.test(c.MailingZip!)) expect(zip).toBe(`0${c.MailingZip}`);
       expect(zip).not.toMatch(/^\d{4}$/);
+    }
+  });
+  it('joins buildings, assessment history and the state tax rates by PID', () => {
+    const rates = new Map(
+      readCsv('nh_dra_municipal_tax_rates.csv')
+        .filter((r) => r.Municipality === 'Lyme')
+        .map((r) => [r.Year!, Number(r['Total Rate'])]),
+    );
+    const history = readCsv('lyme_vgsi_assessment_history_2023-05-02.csv').filter((h) =>
+      /^\d{4}$/.test(h['Ass. Year']!),
+    );
+    let checked = 0;
+    for (const h of history) {
+      if (h['Ass. Year'] === '2022') continue;
+      const tax = stored.get(h.PID!)?.Taxes.find((t) => t.TaxYear === Number(h['Ass. Year']));
+      if (!stored.has(h.PID!)) continue;
+      expect(tax, `${h.PID} ${h['Ass. Year']}`).toMatchObject({
+        LandValue: Number(h.Land),
+        BuildingValue: Number(h.Improvements),
+        TaxableValue: Number(h.Total),
+        // Total × rate per $1,000, to the cent.
+        OriginalTaxAmount: expect.closeTo(
+          Math.round((Number(h.Total) * rates.get(h['Ass. Year']!)!) / 10) / 100,
+          2,
+        ),
+      });
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(2000);
+    const residential = new Set(['Residential', 'Mobile Home', 'Res Condo']);
+    const perPid = new Map<string, Row[]>();
+    for (const b of parse(fs.readFileSync(path.join(sourceDir, 'lyme_vgsi_buildings_2023-05-10.tsv')), {
+      columns: (header: string[]) => header.map((h, i) => (header.indexOf(h) === i ? h : `${h} ${i}`)),
+      delimiter: '\t',
+      skip_empty_lines: true,
+    }) as Row[])
+      if (residential.has(b.Model!.trim())) perPid.set(b.PID!, [...(perPid.get(b.PID!) ?? []), b]);
+    for (const [pid, rows] of perPid) {
+      const r = stored.get(pid);
+      if (!r) continue;
+      expect(
+        r.Buildings.map((b) => [b.BuildingType, b.YearBuilt, b.Area]),
+        pid,
+      ).toEqual(rows.map((b) => [b.Style, numberOrNull(b['Year Built']), numberOrNull(b['Living Area'])]));
     }
   });
 });

@@ -1,9 +1,8 @@
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startBundledWorker } from '../../lib/bundled-worker.ts';
-import { startThreads, whenReady } from '../../lib/thread-start.ts';
+import { startThread, startThreads, whenReady } from '../../lib/thread-start.ts';
 import type { LineBlock } from './jsonl-records.ts';
-import type { BatchBuffers, PreparedBatch, RollTarget } from './roll-rows.ts';
+import type { PreparedBatch, RollTarget } from './roll-rows.ts';
 
 /*
  * Worker threads that turn blocks of JSON Lines into COPY text (roll-rows.ts prepareRecords). Parsing,
@@ -16,14 +15,9 @@ export interface PrepareRequest {
   block: LineBlock;
   target: RollTarget;
   checkOnly: boolean;
-  /** The batch's COPY text stays in the thread's write buffers, which go with it (PreparePool.start). */
-  handOff: boolean;
-  /** Buffers of a batch already written, for the thread to write into again. */
-  reuse?: BatchBuffers;
 }
 
-export type PrepareResponse =
-  { id: number; batch: PreparedBatch; spare: ArrayBuffer } | { id: number; error: string };
+export type PrepareResponse = { id: number; batch: PreparedBatch } | { id: number; error: string };
 
 /**
  * Threads for a pool: one per core, less the core the embedded engine's own thread keeps busy storing
@@ -42,22 +36,14 @@ export class PreparePool {
   #nextId = 1;
   #turn = 0;
   #failure: Error | null = null;
-  /** Buffers of blocks the threads have parsed, for the reader's next reads (bounded: see below). */
-  readonly #spare: ArrayBuffer[] = [];
-  readonly #handOff: boolean;
-  /** Buffers of batches written to the database, for the threads' next batches (written). */
-  readonly #written: BatchBuffers[] = [];
 
-  private constructor(workers: Worker[], handOff: boolean) {
+  private constructor(workers: Worker[]) {
     this.#workers = workers;
-    this.#handOff = handOff;
     for (const w of workers) {
       w.on('message', (res: PrepareResponse) => {
         const waiting = this.#pending.get(res.id);
         if (!waiting) return;
         this.#pending.delete(res.id);
-        // No more than the blocks that can be in flight at once are kept (one per thread, one more).
-        if ('spare' in res && this.#spare.length <= this.#workers.length) this.#spare.push(res.spare);
         if ('batch' in res) waiting.resolve(res.batch);
         else waiting.reject(new Error(`preparing records failed: ${res.error}`));
       });
@@ -66,38 +52,16 @@ export class PreparePool {
     }
   }
 
-  /**
-   * Starts `size` threads and waits until each has loaded its code. `handOff`: the caller hands each
-   * batch's buffers back (written) once the database has read them, so the threads write the next
-   * batches into them instead of into fresh memory. Not for a caller that gives the buffers away:
-   * the embedded engine's client moves them to its own thread.
-   */
-  static async start(size: number, options: { handOff?: boolean } = {}): Promise<PreparePool> {
-    const entry = new URL('./prepare-worker.ts', import.meta.url);
-    const workers = await startThreads(size, async () =>
-      whenReady(await startBundledWorker(entry), 'an import thread'),
+  /** Starts `size` threads and waits until each has loaded its code. */
+  static async start(size: number): Promise<PreparePool> {
+    const workers = await startThreads(size, () =>
+      whenReady(startThread(new URL('./prepare-worker.ts', import.meta.url)), 'an import thread'),
     );
-    return new PreparePool(workers, options.handOff ?? false);
+    return new PreparePool(workers);
   }
 
   get size(): number {
     return this.#workers.length;
-  }
-
-  /** A buffer of a block already parsed, no longer used by anyone, or undefined (see LineBlock). */
-  readonly spareBuffer = (): ArrayBuffer | undefined => this.#spare.pop();
-
-  /**
-   * A batch the database has read whole (its COPY finished), from a pool started with `handOff`: its
-   * buffers go to a thread with a later block. Nothing may read the batch afterwards.
-   */
-  written(batch: PreparedBatch): void {
-    const copy = batch.copy.buffer;
-    const recordCopy = batch.recordCopy.buffer;
-    // An empty one is no writer's (a batch that wrote no rows: ByteWriter.handOff), and a buffer moved
-    // elsewhere meanwhile is empty too (detached); no more are kept than are in use.
-    if (!this.#handOff || copy.byteLength === 0 || recordCopy.byteLength === 0) return;
-    if (this.#written.length <= this.#workers.length) this.#written.push({ copy, recordCopy });
   }
 
   /** Prepares a block on the next thread in turn; answers come back per block, in any order. */
@@ -105,15 +69,11 @@ export class PreparePool {
     if (this.#failure) return Promise.reject(this.#failure);
     const id = this.#nextId++;
     const worker = this.#workers[this.#turn++ % this.#workers.length]!;
-    const reuse = this.#written.pop();
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       // The block's buffer moves to the thread whole (it is the block's own: see LineBlock).
-      const request: PrepareRequest = { id, block, target, checkOnly, handOff: this.#handOff, reuse };
-      worker.postMessage(request, [
-        block.bytes.buffer as ArrayBuffer,
-        ...(reuse ? [reuse.copy, reuse.recordCopy] : []),
-      ]);
+      const request: PrepareRequest = { id, block, target, checkOnly };
+      worker.postMessage(request, [block.bytes.buffer as ArrayBuffer]);
     });
   }
 

@@ -1,7 +1,8 @@
 import { parentPort } from 'node:worker_threads';
 import { transferList } from '../../lib/transfer-list.ts';
+import { fullCheck } from './full-check.ts';
 import { jsonlRecords } from './jsonl-records.ts';
-import { prepareRecords, reuseBuffers, type FullCheck, type PreparedBatch } from './roll-rows.ts';
+import { prepareRecords } from './roll-rows.ts';
 import type { PrepareRequest, PrepareResponse } from './prepare-pool.ts';
 
 /*
@@ -10,60 +11,20 @@ import type { PrepareRequest, PrepareResponse } from './prepare-pool.ts';
  * only a full collection freed them).
  */
 
-/**
- * Zod's check, loaded by the first block with a record the fast path leaves to it. Most files have
- * none, and loading zod was most of a thread's start (about 45 of 70 ms on two cores, on the critical
- * path of every large import). The block that needs it is prepared again from its start.
- */
-let fullCheck: FullCheck | undefined;
-const NOT_LOADED = Symbol('zod not loaded');
-const notLoaded: FullCheck = () => {
-  throw NOT_LOADED;
-};
-
-async function prepare(req: PrepareRequest): Promise<PreparedBatch> {
-  const run = (check: FullCheck) =>
-    prepareRecords(jsonlRecords(req.block), req.target, {
-      fullCheck: check,
-      checkOnly: req.checkOnly,
-      handOff: req.handOff,
-    });
-  if (!fullCheck) {
-    try {
-      return run(notLoaded);
-    } catch (err) {
-      if (err !== NOT_LOADED) throw err;
-    }
-    fullCheck = (await import('./full-check.ts')).fullCheck;
-  }
-  return run(fullCheck);
-}
-
-async function answer(req: PrepareRequest): Promise<void> {
+const port = parentPort!;
+port.on('message', (req: PrepareRequest) => {
   let res: PrepareResponse;
   let transfer: ArrayBuffer[] = [];
   try {
-    if (req.reuse) reuseBuffers(req.reuse);
-    const batch = await prepare(req);
-    // The block's buffer goes back too, for a later read (PreparePool.spareBuffer).
-    const spare = req.block.bytes.buffer as ArrayBuffer;
-    res = { id: req.id, batch, spare };
-    // Handed off, the COPY text's buffers go whole (the text is their start): they are the batch's.
-    const output = req.handOff
-      ? [batch.copy.buffer, batch.recordCopy.buffer]
-      : transferList(batch.copy, batch.recordCopy);
-    transfer = [...output, spare];
+    const batch = prepareRecords(jsonlRecords(req.block), req.target, {
+      fullCheck,
+      checkOnly: req.checkOnly,
+    });
+    res = { id: req.id, batch };
+    transfer = transferList(batch.copy, batch.recordCopy);
   } catch (err) {
     res = { id: req.id, error: (err as Error).stack ?? String(err) };
   }
   port.postMessage(res, transfer);
-}
-
-const port = parentPort!;
-// One block at a time, in order: a block waiting for zod to load holds back the ones sent after it
-// (they share this thread's write buffers).
-let queue = Promise.resolve();
-port.on('message', (req: PrepareRequest) => {
-  queue = queue.then(() => answer(req));
 });
 port.postMessage('ready');

@@ -1,35 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  BuildingAddition,
-  CommercialBuilding,
-  Exemption,
-  LandLine,
-  Owner,
-  PropertyRecord,
-  Residence,
-  Sale,
-  TaxRow,
-  UserDefinedValue,
-} from '@opp/contracts';
-import {
-  ADDITION,
-  COMMERCIAL,
-  EXEMPTION,
-  fastParseRecord,
-  LAND,
-  OWNER,
-  RECORD,
-  RESIDENCE,
-  SALE,
-  TAX,
-  UDV,
-} from './record-fast-path.ts';
+import type { z } from 'zod';
+import { fastChecks, PropertyRecord, UserDefinedValue } from '@opp/contracts';
+import { checkedBySchema, fastParseRecord } from './record-fast-path.ts';
 
 /*
  * The fast path may give up (null) whenever it likes, but when it answers it must answer exactly what
- * zod answers. These tests hold it to the schema in packages/contracts, so a change there that the fast
- * path does not mirror fails here instead of letting a bad record in.
+ * zod answers. It is compiled from the schema in packages/contracts; these tests probe every field the
+ * schema has (read from it too), so a building block whose declared check says something other than its
+ * schema fails here instead of letting a bad record in.
  */
 
 /** Fast answer agrees with zod: null (zod decides) or zod's own output. Returns whether it answered. */
@@ -45,16 +24,21 @@ function agrees(input: unknown): boolean {
   return true;
 }
 
-const groups = [
-  ['Owners', OWNER, Owner],
-  ['Exemptions', EXEMPTION, Exemption],
-  ['Sales', SALE, Sale],
-  ['Land', LAND, LandLine],
-  ['Buildings', RESIDENCE, Residence],
-  ['CommercialBuildings', COMMERCIAL, CommercialBuilding],
-  ['BuildingAdditions', ADDITION, BuildingAddition],
-  ['Taxes', TAX, TaxRow],
-] as const;
+const shapeOf = (o: z.ZodObject) => o.shape as Record<string, z.ZodType>;
+
+/** The repeated groups of the record (lists of objects), as the schema declares them. */
+const groups = Object.entries(shapeOf(PropertyRecord)).flatMap(([list, schema]) => {
+  const check = fastChecks.get(schema);
+  return check?.k === 'list' && check.item.def.type === 'object'
+    ? [[list, shapeOf(check.item as z.ZodObject)] as const]
+    : [];
+});
+
+/** A text field's limit, at and around which it is probed. */
+const maxOf = (schema: z.ZodType) => {
+  const check = fastChecks.get(schema);
+  return check?.k === 'text' ? check.max : null;
+};
 
 const base = () => ({ Account: 'A1' });
 const minimalItem = (list: string): Record<string, unknown> =>
@@ -109,18 +93,24 @@ const PROBES: unknown[] = [
 const lengths = (max: number) => [max - 1, max, max + 1].map((n) => 'x'.repeat(Math.max(0, n)));
 
 describe('fastParseRecord', () => {
-  it('knows every field of the schema, in the schema order', () => {
-    expect(Object.keys(RECORD)).toEqual(Object.keys(PropertyRecord.shape));
-    for (const [, shape, schema] of groups) expect(Object.keys(shape)).toEqual(Object.keys(schema.shape));
-    expect(Object.keys(UDV)).toEqual(Object.keys(UserDefinedValue.shape));
+  it('checks every field itself but the links, which their own rule checks', () => {
+    expect(groups.map(([list]) => list)).toEqual([
+      'Owners',
+      'Exemptions',
+      'Sales',
+      'Land',
+      'Buildings',
+      'CommercialBuildings',
+      'BuildingAdditions',
+      'Taxes',
+    ]);
+    expect(checkedBySchema).toEqual(['GISLink', 'Images[]']);
   });
 
   it('agrees with zod on every top-level field, at every probe and length limit', () => {
-    for (const [field, part] of Object.entries(RECORD)) {
-      const probes = [
-        ...PROBES,
-        ...(part.k === 'leaf' && part.leaf.k === 'text' ? lengths(part.leaf.max) : []),
-      ];
+    for (const [field, schema] of Object.entries(shapeOf(PropertyRecord))) {
+      const max = maxOf(schema);
+      const probes = [...PROBES, ...(max === null ? [] : lengths(max))];
       for (const probe of probes) agrees({ ...base(), [field]: probe });
     }
     for (const probe of [...PROBES, ...lengths(64), 'a b', '-a', 'a.b_c-d', 42]) agrees({ Account: probe });
@@ -128,14 +118,17 @@ describe('fastParseRecord', () => {
 
   it('agrees with zod on every field of every repeated group', () => {
     for (const [list, shape] of groups) {
-      for (const [field, leaf] of Object.entries(shape)) {
-        const probes = [...PROBES, ...(leaf.k === 'text' ? lengths(leaf.max) : [])];
+      for (const [field, schema] of Object.entries(shape)) {
+        const max = maxOf(schema);
+        const probes = [...PROBES, ...(max === null ? [] : lengths(max))];
         for (const probe of probes) agrees({ ...base(), [list]: [{ ...minimalItem(list), [field]: probe }] });
       }
     }
-    for (const [field, leaf] of Object.entries(UDV))
-      for (const probe of [...PROBES, ...(leaf.k === 'text' ? lengths(leaf.max) : [])])
+    for (const [field, schema] of Object.entries(shapeOf(UserDefinedValue))) {
+      const max = maxOf(schema);
+      for (const probe of [...PROBES, ...(max === null ? [] : lengths(max))])
         agrees({ ...base(), PropertyCode: { [field]: probe } });
+    }
   });
 
   it('agrees with zod on list sizes and non-list values', () => {
@@ -146,6 +139,29 @@ describe('fastParseRecord', () => {
       agrees({ ...base(), Owners: bad });
       agrees({ ...base(), Images: bad });
     }
+  });
+
+  it('agrees with zod on links: stored form, normalised, refused (issue 37)', () => {
+    const links = [
+      'https://maps.town.gov/?id=1',
+      'maps.town.gov/?id=1',
+      ' https://maps.town.gov/ ',
+      'HTTPS://MAPS.TOWN.GOV/',
+      '\njavascript:alert(1)%2F%2F@x.com',
+      'java\tscript:alert(1)',
+      'javascript:alert(1)',
+      'https://town.gov@evil.example/',
+      '/api/files/image/p1.jpg',
+      '//evil.example/a.jpg',
+      '/\\evil.example/a.jpg',
+      '/%09/evil.example/',
+    ];
+    for (const probe of links) {
+      agrees({ ...base(), GISLink: probe });
+      agrees({ ...base(), Images: [probe] });
+    }
+    expect(fastParseRecord({ ...base(), GISLink: 'https://maps.town.gov/?id=1' })).not.toBeNull();
+    expect(fastParseRecord({ ...base(), Images: ['/api/files/image/p1.jpg'] })).not.toBeNull();
   });
 
   it('answers for ordinary full records, so imports really take the fast path', () => {

@@ -54,8 +54,7 @@ export function recordSourceFor(
  * large file parses on worker threads.
  */
 export function jsonlSource(filePath: string, options: SourceOptions = {}): RecordSource {
-  const lineBlocks = (spare?: () => ArrayBuffer | undefined) =>
-    readLineBlocks(filePath, options.onRead, spare);
+  const lineBlocks = () => readLineBlocks(filePath, options.onRead);
   const records = async function* () {
     for await (const block of lineBlocks()) yield* jsonlRecords(block);
   };
@@ -76,15 +75,6 @@ const READ_BYTES = 1024 * 1024;
 /** Room in a read buffer for the line a previous read cut off; a longer one gets a buffer of its own. */
 const CARRY_BYTES = 64 * 1024;
 
-/** A buffer for `carried` bytes and one read: a spare one when there is one of the usual size. */
-function readBuffer(carried: number, spare?: () => ArrayBuffer | undefined): Uint8Array {
-  if (carried > CARRY_BYTES) return new Uint8Array(carried + READ_BYTES);
-  const used = spare?.();
-  return used?.byteLength === CARRY_BYTES + READ_BYTES
-    ? new Uint8Array(used)
-    : new Uint8Array(CARRY_BYTES + READ_BYTES);
-}
-
 const LF = 0x0a;
 
 /**
@@ -92,14 +82,10 @@ const LF = 0x0a;
  * one block. A block ends at a line feed, which is never part of a multi-byte character, so each block
  * decodes on its own. Every read goes into a buffer of its own, which the block then owns: it moves to a
  * worker thread as it is, and only a line cut off at the end of a read is copied, to start the next.
- * `spare` hands back the buffers of blocks already parsed: a read into a fresh buffer made the
- * operating system supply a megabyte of new memory each time (on some machines a seventh of an
- * import's page faults), a read into a used one does not.
  */
 async function* readLineBlocks(
   filePath: string,
   onRead?: (bytesRead: number) => void,
-  spare?: () => ArrayBuffer | undefined,
 ): AsyncGenerator<LineBlock> {
   const file = await fs.promises.open(filePath, 'r');
   let rest: Uint8Array = new Uint8Array(0);
@@ -107,7 +93,7 @@ async function* readLineBlocks(
   let total = 0;
   try {
     for (;;) {
-      const buf = readBuffer(rest.length, spare);
+      const buf = new Uint8Array(Math.max(rest.length, CARRY_BYTES) + READ_BYTES);
       buf.set(rest);
       const { bytesRead } = await file.read(buf, rest.length, READ_BYTES, null);
       const end = rest.length + bytesRead;
@@ -219,7 +205,7 @@ interface CsvRow {
  * quoted cell advances its count by two, for this row and every row after it (`crlf`); `breaks` is the
  * number of lines the row really spans beyond its first.
  */
-function embeddedLineBreaks(cells: string[]): { breaks: number; crlf: number } {
+export function embeddedLineBreaks(cells: string[]): { breaks: number; crlf: number } {
   let breaks = 0;
   let crlf = 0;
   for (const c of cells) {

@@ -1,15 +1,9 @@
 import type { PropertyRecord } from '@opp/contracts';
-import {
-  copyBoolean,
-  copyJson,
-  copyNumber,
-  copyText,
-  copyTextArray,
-  copyTsvector,
-} from '../../db/copy-text.ts';
+import { copyJson, copyText } from '../../db/copy-text.ts';
 import { ByteWriter } from '../../lib/byte-writer.ts';
 import { toPropertyRow, type PropertyRow } from '../properties/property-row.ts';
 import { packRecord } from '../properties/record-codec.ts';
+import { copySearchValues } from '../search/search-columns.ts';
 import { fastParseRecord } from './record-fast-path.ts';
 
 /*
@@ -31,9 +25,7 @@ export type SourceRecord =
   | { line: number; error: string };
 
 /** The roll's columns in the order copyRow writes them (`record` stays empty: see RECORD_COPY_COLUMNS). */
-export const ROLL_COPY_COLUMNS = `roll_id, client_id, account, account_key, summary, map_lot_key,
-  name_key, location_key, building_land, total_acres, sale_date, sale_price, living_area, bedrooms,
-  bathrooms, has_residential, has_commercial, land_types, building_styles, search_doc, codes`;
+export { ROLL_COPY_COLUMNS } from '../search/search-columns.ts';
 
 /** The columns of the roll's records table (migrations/0009) in the order copyRecordRow writes them. */
 export const RECORD_COPY_COLUMNS = 'roll_id, account, record';
@@ -90,29 +82,7 @@ export function formatIssue(
 
 /** One row in COPY's text format (no line break), columns as ROLL_COPY_COLUMNS. */
 export function copyRow(target: RollTarget, r: PropertyRow): string {
-  return [
-    target.rollId,
-    target.clientId,
-    copyText(r.account),
-    copyText(r.accountKey),
-    copyJson(JSON.stringify(r.summary)),
-    copyText(r.mapLotKey),
-    copyText(r.nameKey),
-    copyText(r.locationKey),
-    copyNumber(r.buildingLand),
-    copyNumber(r.totalAcres),
-    copyText(r.saleDate),
-    copyNumber(r.salePrice),
-    copyNumber(r.livingArea),
-    copyNumber(r.bedrooms),
-    copyNumber(r.bathrooms),
-    copyBoolean(r.hasResidential),
-    copyBoolean(r.hasCommercial),
-    copyTextArray(r.landTypes),
-    copyTextArray(r.buildingStyles),
-    copyTsvector(r.searchWords),
-    copyTextArray(r.codes),
-  ].join('\t');
+  return `${target.rollId}\t${target.clientId}\t${copySearchValues(r)}`;
 }
 
 /** The record's row of the records table in COPY's text format, packed (properties/record-codec.ts). */

@@ -12,12 +12,7 @@ const FullPropertyQuery = z.object({
 /** Spec §7 public property page call. */
 export const propertiesRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
-  const propertiesService = createPropertiesService();
-  // A publish or an edit of a town on this node shows at once (see properties.service.ts).
-  const unsubscribe = app.database.onTableWrite((tables) => {
-    if (tables.includes('clients') || tables.includes('client_city_aliases')) propertiesService.forgetTowns();
-  });
-  app.addHook('onClose', async () => unsubscribe());
+  const propertiesService = createPropertiesService(app.config.townCacheMs);
 
   app.get(
     '/fullproperty/:account',

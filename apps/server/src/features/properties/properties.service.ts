@@ -9,15 +9,12 @@ import { propertiesRepository } from './properties.repository.ts';
  * The public property page's read (`GET /api/fullproperty/{account}`), the most frequent call: it must
  * cost as little as possible. Two in-process caches, per server:
  *
- * - towns by (state, city), for TOWN_TTL_MS: a write to `clients` or `client_city_aliases` on this
- *   node (a publish, an edit) empties it at once and keeps it empty for TOWN_TTL_MS, so a transaction
- *   still committing cannot refill it with the old row; a write on another node shows here within
- *   TOWN_TTL_MS (the staleness every node behind a load balancer may have);
+ * - towns by (state, city), for `townTtlMs` (TOWN_CACHE_MS): a publish or an edit of a town shows within
+ *   that time, on this node as on every other (a replaced roll stays readable for ROLL_RETIRE_SECONDS);
  * - answers by (town, roll, publish time, account): a published roll never changes, so an entry can
  *   never be stale; the least recently used go first.
  */
 
-const TOWN_TTL_MS = 1000;
 const MAX_TOWNS = 1000;
 const MAX_ANSWERS = 2000;
 
@@ -29,11 +26,10 @@ export interface PropertyAnswer {
 }
 
 class TownCache {
+  constructor(private readonly ttlMs: number) {}
   readonly #towns = new Map<string, { town: ClientRow; until: number }>();
   /** One lookup per town at a time: 32 concurrent readers of an expired town share it. */
   readonly #loading = new Map<string, Promise<ClientRow>>();
-  #quietUntil = 0;
-  #generation = 0;
 
   async get(db: Executor, state: string, city: string): Promise<ClientRow> {
     const key = `${state.trim().toLowerCase()}\u0000${cityKey(city)}`;
@@ -41,7 +37,7 @@ class TownCache {
     const now = Date.now();
     if (hit && hit.until > now) {
       // Refreshed ahead of expiry in the background, so readers of a busy town never wait for it.
-      if (hit.until - now < TOWN_TTL_MS / 2) this.#load(db, key, state, city).catch(() => {});
+      if (hit.until - now < this.ttlMs / 2) this.#load(db, key, state, city).catch(() => {});
       return hit.town;
     }
     return this.#load(db, key, state, city);
@@ -50,17 +46,13 @@ class TownCache {
   #load(db: Executor, key: string, state: string, city: string): Promise<ClientRow> {
     const loading = this.#loading.get(key);
     if (loading) return loading;
-    const generation = this.#generation;
     const started = Date.now();
     const promise = publicClientsService
       .findByStateCity(db, state, city)
       .then(
         (town) => {
-          // Not when a write happened meanwhile or may still be committing.
-          if (generation === this.#generation && Date.now() >= this.#quietUntil) {
-            if (this.#towns.size >= MAX_TOWNS) this.#towns.clear();
-            this.#towns.set(key, { town, until: started + TOWN_TTL_MS });
-          }
+          if (this.#towns.size >= MAX_TOWNS) this.#towns.clear();
+          this.#towns.set(key, { town, until: started + this.ttlMs });
           return town;
         },
         (err: unknown) => {
@@ -73,13 +65,6 @@ class TownCache {
       });
     this.#loading.set(key, promise);
     return promise;
-  }
-
-  forget() {
-    this.#generation++;
-    this.#towns.clear();
-    this.#loading.clear();
-    this.#quietUntil = Date.now() + TOWN_TTL_MS;
   }
 }
 
@@ -110,13 +95,10 @@ function withLastUpdated(recordJson: string, lastUpdated: Date | null): string {
   return open.endsWith('{') ? `${open}"LastUpdated":${value}}` : `${open},"LastUpdated":${value}}`;
 }
 
-export function createPropertiesService() {
-  const towns = new TownCache();
+export function createPropertiesService(townTtlMs: number) {
+  const towns = new TownCache(townTtlMs);
   const answers = new AnswerCache();
   return {
-    /** For the database's write hook: a client row changed on this node. */
-    forgetTowns: () => towns.forget(),
-
     /** The active client at a state (name or abbreviation) and city; 404 for unknown and inactive ones. */
     townOf(db: Executor, state: string, city: string): Promise<ClientRow> {
       return towns.get(db, state, city);

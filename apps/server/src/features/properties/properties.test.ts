@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { FullProperty, PropertyRecord, USER_DEFINED_FIELDS } from '@opp/contracts';
 import { setupTestApp } from '../../../test/helpers.ts';
@@ -186,5 +186,27 @@ describe('GET /api/fullproperty/{account}?city=&state=', () => {
       'if-modified-since': first.headers['last-modified'] as string,
     });
     expect(both.statusCode).toBe(200);
+  });
+});
+
+describe('a node keeps the towns it looked up for TOWN_CACHE_MS', () => {
+  const cached = setupTestApp({ townCacheMs: 1000 });
+  const page = (city: string) =>
+    cached.app.inject({ method: 'GET', url: `/api/fullproperty/7?city=${city}&state=ME` });
+
+  it('serves a deactivated town until the time is up, then no more', async () => {
+    const town = await buildClient(cached.db, { city: 'Slow Fade', stateProvince: 'Maine' });
+    await publishRoll(cached.db, town.id, [{ Account: '7' }]);
+    expect((await page('Slow%20Fade')).statusCode).toBe(200);
+    await clientsRepository.update(cached.db, town.id, { isActive: false });
+    expect((await page('Slow%20Fade')).statusCode).toBe(200);
+    // The clock is moved on rather than waited for.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 1000);
+      expect((await page('Slow%20Fade')).statusCode).toBe(404);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

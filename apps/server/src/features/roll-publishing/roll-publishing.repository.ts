@@ -35,6 +35,19 @@ export const rollPublishingRepository = {
       .where(and(eq(importRuns.id, runId), sql`${importRuns.status} in ('validating', 'importing')`));
   },
 
+  /**
+   * Marks a run still in progress failed because the process running it died (its import lock is
+   * free). False when it finished meanwhile.
+   */
+  async markInterrupted(db: Executor, runId: number, message: string): Promise<boolean> {
+    const rows = await db
+      .update(importRuns)
+      .set({ status: 'failed', message, finishedAt: sql`now()` })
+      .where(and(eq(importRuns.id, runId), inArray(importRuns.status, ['validating', 'importing'])))
+      .returning({ id: importRuns.id });
+    return rows.length > 0;
+  },
+
   /** The client's in-progress run whose heartbeat stopped `staleSeconds` ago (judged by the database clock). */
   async findStaleRunning(db: Executor, clientId: number, staleSeconds: number): Promise<number | null> {
     const [row] = await db

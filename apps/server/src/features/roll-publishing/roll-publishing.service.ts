@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ImportRunDto } from '@opp/contracts';
-import type { Db } from '../../db/database.ts';
+import { databaseFor, type Db } from '../../db/database.ts';
 import { conflict, notFound } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { isUniqueViolation } from '../clients/clients.provider.repository.ts';
@@ -15,12 +15,20 @@ import {
 } from '../imports/import.service.ts';
 import type { SourceOptions } from '../imports/record-sources.ts';
 import { rollsRepository, type ImportRun } from '../imports/rolls.repository.ts';
+import { importLockHeld, tryImportLock } from './import-lock.ts';
 import { rollPublishingRepository } from './roll-publishing.repository.ts';
 
-/** How often a running import proves it is alive. */
+/** How often a running import records that it is alive (progress; on PostgreSQL its lock is import-lock.ts). */
 export const HEARTBEAT_MS = 15_000;
-/** A run whose heartbeat is older than this is abandoned (its node died) and no longer holds the lock. */
+/**
+ * Embedded engine: a run whose heartbeat is older than this is abandoned (its process died). On
+ * PostgreSQL a run is abandoned as soon as its process's import lock is free.
+ */
 export const STALE_SECONDS = 120;
+/** What an interrupted run says (its process was killed or crashed). */
+export const INTERRUPTED_MESSAGE =
+  'Interrupted: the process running this import stopped before it finished (it was killed or crashed). ' +
+  'Nothing from it was published; publish the file again.';
 /** At most one progress write a second: other nodes read progress from the run's row. */
 const PROGRESS_WRITE_MS = 1_000;
 
@@ -53,13 +61,36 @@ const alreadyRunning = (run: { fileName: string } | null) =>
   );
 
 /**
- * Frees the client's lock when the node running its import died (heartbeat stale): the run is marked
- * failed and its rows swept, exactly as `portal import` does before it starts. A roll replaced less than
- * `keepReplacedMs` ago is kept (readers may still use it).
+ * Ends the client's run whose process died: on PostgreSQL one whose import lock nobody holds (known at
+ * once), on the embedded engine one whose heartbeat stopped. A caller that holds the client's lock itself
+ * (`holdsLock`: its advisory lock, or the embedded engine's data folder, which makes it the only process
+ * that can publish) knows any run in progress is dead. The run is marked interrupted and its rows swept.
+ * A roll replaced less than `keepReplacedMs` ago is kept (readers may still use it). Returns the run it
+ * ended, if any.
  */
-export async function reclaimStaleRun(db: Db, clientId: number, keepReplacedMs = 0): Promise<void> {
-  if (await rollPublishingRepository.findStaleRunning(db, clientId, STALE_SECONDS))
-    await rollsRepository.sweepAbandoned(db, STALE_SECONDS, keepReplacedMs);
+export async function reclaimStaleRun(
+  db: Db,
+  clientId: number,
+  keepReplacedMs = 0,
+  { holdsLock = false } = {},
+): Promise<ImportRun | null> {
+  const postgres = databaseFor(db).engine === 'postgres';
+  if (holdsLock || postgres) {
+    const running = await rollsRepository.findRunning(db, clientId);
+    // The lock is taken before a run is created and freed after it ends: a run in progress whose lock
+    // nobody holds belongs to a process that died.
+    const dead = running !== null && (holdsLock || !(await importLockHeld(db, clientId)));
+    const ended =
+      dead && (await rollPublishingRepository.markInterrupted(db, running.id, INTERRUPTED_MESSAGE));
+    // The embedded engine's folder is the lock of every client: any run in progress is dead.
+    if (holdsLock && !postgres) await rollsRepository.sweepAbandoned(db, 0, keepReplacedMs);
+    else if (ended) await rollsRepository.dropAbandonedRolls(db, keepReplacedMs);
+    return ended ? running : null;
+  }
+  const stale = await rollPublishingRepository.findStaleRunning(db, clientId, STALE_SECONDS);
+  if (!stale) return null;
+  await rollsRepository.sweepAbandoned(db, STALE_SECONDS, keepReplacedMs);
+  return rollPublishingRepository.findForClient(db, clientId, stale);
 }
 
 async function requireClient(db: Db, clientId: number) {
@@ -83,8 +114,8 @@ function abortable(source: RecordSource, signal: AbortSignal): RecordSource {
   if (!lineBlocks) return records;
   return Object.assign(records, {
     bytes: source.bytes,
-    lineBlocks: async function* (spare?: () => ArrayBuffer | undefined) {
-      for await (const block of lineBlocks(spare)) {
+    lineBlocks: async function* () {
+      for await (const block of lineBlocks()) {
         check();
         yield block;
       }
@@ -99,8 +130,9 @@ interface Job {
 
 /**
  * Runs roll imports in the background of this API node. The uploaded file is already on local disk; the
- * run's row (validating/importing, with a heartbeat) is the per-client lock shared by every node, so
- * the browser that started an import may close and any node can report its progress.
+ * run's row (validating/importing, with its progress) is shared by every node, so the browser that
+ * started an import may close and any node can report its progress. The per-client lock is
+ * import-lock.ts (and the unique index on a client's running run).
  */
 export class RollPublisher {
   private readonly jobs = new Map<number, Job>();
@@ -134,6 +166,9 @@ export class RollPublisher {
     audit: ReturnType<typeof auditActorOf>;
   }): Promise<ImportRunDto> {
     await this.assertCanStart(input.clientId);
+    // Held by this node until the import ends (or this process dies): import-lock.ts.
+    const lock = await tryImportLock(this.db, input.clientId);
+    if (!lock) throw alreadyRunning(await rollsRepository.findRunning(this.db, input.clientId));
     let run: ImportRun;
     try {
       run = await this.db.transaction(async (tx) => {
@@ -154,13 +189,17 @@ export class RollPublisher {
         return created;
       });
     } catch (err) {
+      await lock.release();
       // Another node (or request) took the lock between the check and the insert.
       if (isUniqueViolation(err)) throw alreadyRunning(null);
       throw err;
     }
     const abort = new AbortController();
     const { audit: _audit, ...job } = input;
-    const done = this.run(run, job, abort.signal).finally(() => this.jobs.delete(run.id));
+    const done = this.run(run, job, abort.signal).finally(async () => {
+      this.jobs.delete(run.id);
+      await lock.release();
+    });
     this.jobs.set(run.id, { abort, done });
     return toImportRunDto(run);
   }

@@ -4,11 +4,12 @@ import { sql } from 'drizzle-orm';
 import type { ImportRunDto } from '@opp/contracts';
 import { queryRows } from '../../db/database.ts';
 import { buildApp } from '../../app.ts';
-import { setupTestApp } from '../../../test/helpers.ts';
+import { setupTestApp, testEngine } from '../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../test/factories.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { rollsRepository } from '../imports/rolls.repository.ts';
 import { propertiesRepository } from '../properties/properties.repository.ts';
+import { tryImportLock } from './import-lock.ts';
 
 const ctx = setupTestApp();
 
@@ -312,7 +313,9 @@ describe('publishing a roll', () => {
     const provider = await signIn(1);
     const client = await buildClient(ctx.db);
     const other = await buildClient(ctx.db);
-    // Another node's import in progress: its row is the lock.
+    // Another node's import in progress: it holds the client's import lock (PostgreSQL; on the embedded
+    // engine its run's row and heartbeat stand for it) and its run is in progress.
+    const nodeLock = (await tryImportLock(ctx.db, client.id))!;
     const running = await rollsRepository.createRun(ctx.db, {
       clientId: client.id,
       userId: null,
@@ -338,10 +341,17 @@ describe('publishing a roll', () => {
       }),
     ).rejects.toThrow();
 
-    // The other node stopped beating: its run is abandoned and the lock is free again.
     await ctx.db.execute(
       sql`update import_runs set heartbeat_at = now() - interval '10 minutes' where id = ${running.id}`,
     );
+    if (testEngine === 'postgres') {
+      // A heartbeat is only progress: a node that holds the lock is alive, however slow its writes.
+      const slow = await publish(client.id, provider.headers, 'next.jsonl', jsonl([rec('1')]));
+      expect(slow.statusCode).toBe(409);
+    }
+    // The other node died: its session ended, so the server released its lock (and its heartbeat
+    // stopped). Its run is abandoned and the lock is free again.
+    await nodeLock.release();
     const res = await publish(client.id, provider.headers, 'next.jsonl', jsonl([rec('1')]));
     expect(res.statusCode).toBe(202);
     const run = await waitForRun(client.id, (res.json() as ImportRunDto).RunID, provider.headers);

@@ -1,33 +1,25 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PropertyRecordInput, SearchResponse } from '@opp/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SearchResponse } from '@opp/contracts';
 import { setupTestApp } from '../../../test/helpers.ts';
-import { buildClient, publishRoll } from '../../../test/factories.ts';
+import { buildClient } from '../../../test/factories.ts';
+import { haveExample, importExample, realworldDir } from '../../../test/real-exports.ts';
 
 /*
- * The real Lyme, NH roll (../shared/data/realworld/lyme-nh), converted by the project's script and
- * published through the real import, answers text searches the way its source file says it should. The
+ * The real Lyme, NH roll (../shared/data/realworld/lyme-nh), read through its mapping
+ * (docs/examples/lyme-nh.json) and published through the real import, answers text searches the way its source file says it should. The
  * expected counts come straight from the CAMA file with a plain "some word starts with the term" reading
  * of the owner, co-owner, address, map/lot and parcel id columns. Skipped when the data is absent.
  */
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
-const sourceDir = path.resolve(repoRoot, '../shared/data/realworld/lyme-nh');
-const converter = path.join(repoRoot, 'scripts/lyme/convert-lyme.ts');
-const haveData = fs.existsSync(path.join(sourceDir, 'lyme_cama_2022.csv')) && fs.existsSync(converter);
-if (!haveData)
-  console.warn(`Lyme search tests skipped: ${sourceDir} or scripts/lyme/convert-lyme.ts is not there.`);
+const sourceDir = path.join(realworldDir, 'lyme-nh');
+const haveData = haveExample('lyme-nh', 'Lyme search tests');
 
 type Row = Record<string, string>;
 
 const ctx = setupTestApp({ publicRateLimitPerMinute: 1_000_000 });
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-lyme-search-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const fold = (s: string) =>
   s
@@ -41,21 +33,10 @@ describe.skipIf(!haveData)('Lyme, NH: text search against the source file', () =
   let cama: Row[] = [];
 
   beforeAll(async () => {
-    const out = path.join(tmp, 'lyme.jsonl');
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    const run = spawnSync(process.execPath, [tsx, converter, '--source', sourceDir, '--out', out], {
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    if (run.status !== 0) throw new Error(`convert-lyme failed: ${run.stderr}`);
-    const records = fs
-      .readFileSync(out, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as PropertyRecordInput);
     const client = await buildClient(ctx.db, { city: 'Lyme', stateProvince: 'New Hampshire' });
     clientId = client.id;
-    await publishRoll(ctx.db, client.id, records);
+    const outcome = await importExample(ctx.db, client.id, 'lyme-nh');
+    if (!outcome.ok) throw new Error(`the Lyme roll did not import: ${outcome.errors.join('; ')}`);
     cama = parse(fs.readFileSync(path.join(sourceDir, 'lyme_cama_2022.csv')), {
       columns: true,
       bom: true,

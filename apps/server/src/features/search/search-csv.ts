@@ -1,12 +1,12 @@
 import type { PropertySummary } from '@opp/contracts';
+import type { CsvCell } from '../../lib/csv.ts';
 
 /*
- * CSV for the export (RFC 4180: comma separated, CRLF line ends, fields quoted when they hold a comma,
- * quote or line break). Text that a spreadsheet would run as a formula (=, +, -, @, tab, CR first) is
- * prefixed with an apostrophe: an owner name must never become a command in someone's spreadsheet.
+ * The export's columns. Rows are written by lib/csv.ts (every text cell quoted, formulas neutralised):
+ * an owner name must never become a command in someone's spreadsheet.
  */
 
-type Cell = string | number | null;
+type Cell = CsvCell;
 
 export interface ExportColumn {
   header: string;
@@ -24,6 +24,14 @@ export const EXPORT_COLUMNS: ExportColumn[] = [
   { header: 'Map/Lot', value: (s) => s.MapLot },
   { header: 'Owner 1', value: (s) => s.Owners[0]?.OwnerName ?? '' },
   { header: 'Owner 2', value: (s) => s.Owners[1]?.OwnerName ?? '' },
+  // A record may list many owners; the export carries every one (issue 38), the rest in one cell.
+  {
+    header: 'Other Owners',
+    value: (s) =>
+      s.Owners.slice(2)
+        .map((o) => o.OwnerName)
+        .join('; '),
+  },
   { header: 'Street Number', value: (s) => s.StreetNumber },
   { header: 'Apartment', value: (s) => s.Apartment },
   { header: 'Street Name', value: (s) => s.StreetName },
@@ -34,12 +42,3 @@ export const EXPORT_COLUMNS: ExportColumn[] = [
   { header: 'Last Sale Date', value: (s) => s.SaleDate },
   { header: 'Last Sale Price', value: (s) => s.SalePrice },
 ];
-
-export function csvCell(value: Cell): string {
-  if (value === null) return '';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-export const csvLine = (cells: Cell[]) => `${cells.map(csvCell).join(',')}\r\n`;

@@ -5,7 +5,6 @@ import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../test/factories.ts';
 import { TEST_TOWN } from '../../../test/test-town.ts';
 import { EXACT_COUNT_LIMIT } from './search.service.ts';
-import { withoutRollIndexes } from './roll-index/roll-index.registry.ts';
 
 // Far more requests than a visitor makes: the per-address limits are tested elsewhere.
 const ctx = setupTestApp({ publicRateLimitPerMinute: 1_000_000, exportRateLimitPerMinute: 1_000_000 });
@@ -62,6 +61,7 @@ describe('GET /api/propertysearch/{clientId}/export.csv', () => {
       'Map/Lot',
       'Owner 1',
       'Owner 2',
+      'Other Owners',
       'Street Number',
       'Apartment',
       'Street Name',
@@ -77,6 +77,7 @@ describe('GET /api/propertysearch/{clientId}/export.csv', () => {
       '2',
       'R01-010',
       "O'BRIEN, PATRICK",
+      '',
       '',
       '9',
       '',
@@ -98,7 +99,7 @@ describe('GET /api/propertysearch/{clientId}/export.csv', () => {
     expect(rows[1]![2]).toBe('JOSÉ ÁLVAREZ');
     const all = parseCsv((await ctx.app.inject(exportUrl({}))).body);
     expect(all.slice(1).map((r) => r[0])).toEqual(['6', '5', '9', '3', '2', '1', '8', '4', '10', '7']);
-    expect(all[1]).toEqual(['6', '10-1', 'ADAMS, ZOE', '', '', '', '', '', '', '', '', '', '']);
+    expect(all[1]).toEqual(['6', '10-1', 'ADAMS, ZOE', '', '', '', '', '', '', '', '', '', '', '']);
   });
 
   it('exports more rows than a batch, matching the search result row for row', async () => {
@@ -132,6 +133,30 @@ describe('GET /api/propertysearch/{clientId}/export.csv', () => {
     expect(rows[1]![3]).toBe("'@SUM(A1)");
   });
 
+  it('quotes every text cell and neutralises formulas after blanks; carries every owner (issues 37, 38)', async () => {
+    const evil = await buildClient(ctx.db, { city: 'Semicolonville' });
+    const owners = [
+      'x;=1+2;y',
+      ' =1+2',
+      '\n=cmd|" /C calc"!A0',
+      '\u00a0+1',
+      '\t-2',
+      'PLAIN, OWNER',
+      '\u3000@SUM(A1)',
+    ];
+    await publishRoll(ctx.db, evil.id, [
+      { Account: '1', StreetName: '-5 Main St', Owners: owners.map((OwnerName) => ({ OwnerName })) },
+    ]);
+    const res = await ctx.app.inject(exportUrl({}, evil.id));
+    const line = res.body.slice(1).split('\r\n')[1]!;
+    // Quoted as one cell whatever the spreadsheet splits on, and not run after a leading blank.
+    expect(line.startsWith('"1","","x;=1+2;y","\' =1+2","\'\n=cmd|"" /C calc""!A0; ')).toBe(true);
+    const row = parseCsv(res.body)[1]!;
+    expect(row[7]).toBe("'-5 Main St");
+    // Every owner is in the file: two in their own columns, the rest in "Other Owners".
+    expect(row[4]).toBe(`'${owners.slice(2).join('; ')}`);
+  });
+
   it('answers 400 naming the parameter for bad JSON or bad values, and 404 for unknown towns', async () => {
     const cases: Array<[Record<string, string>, string]> = [
       [{ filters: '{not json' }, 'filters'],
@@ -162,7 +187,7 @@ describe('a bigger town: estimated totals and deep pages', () => {
   });
 
   it('without the roll index: estimates the total of a large result on early pages, and counts exactly for deep ones', () =>
-    withoutRollIndexes(ctx.db, async () => {
+    ctx.app.rollIndexes!.withoutIndexes(async () => {
       const first = (
         await ctx.app.inject({
           method: 'POST',

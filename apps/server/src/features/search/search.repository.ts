@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { PropertySummary, SortColumn } from '@opp/contracts';
 import { queryRows, type Db, type Executor } from '../../db/database.ts';
 import { prefixTsQuery } from '../properties/search-text.ts';
+import { SEARCH_COLUMNS, SORT_COLUMN_OF, type FilterSpec } from './search-columns.ts';
 
 export interface NumberRange {
   min?: number;
@@ -31,6 +32,8 @@ export interface SearchCriteria {
   minBedrooms?: number;
   minBathrooms?: number;
   ownership?: { residential: boolean; commercial: boolean };
+  /** Any of the parcel's residences or commercial buildings was built in the range. */
+  yearBuilt?: NumberRange;
 }
 
 export interface SortKey {
@@ -38,16 +41,8 @@ export interface SortKey {
   descending: boolean;
 }
 
-/** The indexed columns behind each public sort name (natural-order keys for the text columns). */
-const SORT_EXPR: Record<SortColumn, SQL> = {
-  MapLot: sql.raw('p.map_lot_key'),
-  Name: sql.raw('p.name_key'),
-  Location: sql.raw('p.location_key'),
-  BuildingLand: sql.raw('p.building_land'),
-  Acres: sql.raw('p.total_acres'),
-  SaleDate: sql.raw('p.sale_date'),
-  SalePrice: sql.raw('p.sale_price'),
-};
+/** The column behind a public sort name (natural-order keys for the text columns), read as `p.…`. */
+const sortExpr = (column: SortColumn) => sql.raw(`p.${SORT_COLUMN_OF[column].name}`);
 
 const textArray = (values: string[]) =>
   sql`array[${sql.join(
@@ -76,19 +71,42 @@ function whereClause(c: SearchCriteria): SQL {
     // 0005); `code` holds only [a-z0-9-], so LIKE sees no wildcard. A recheck on the rows the words found.
     parts.push(sql`exists (select 1 from unnest(p.codes) as c(v) where c.v like ${`${code}%`})`);
   }
-  addRange(parts, sql`p.sale_price`, c.salePrice);
-  if (c.saleDate?.from) parts.push(sql`p.sale_date >= ${c.saleDate.from}::date`);
-  if (c.saleDate?.to) parts.push(sql`p.sale_date <= ${c.saleDate.to}::date`);
-  addRange(parts, sql`p.total_acres`, c.acres);
-  addRange(parts, sql`p.living_area`, c.livingArea);
-  if (c.landTypes?.length) parts.push(sql`p.land_types && ${textArray(c.landTypes)}`);
-  if (c.buildingStyles?.length) parts.push(sql`p.building_styles && ${textArray(c.buildingStyles)}`);
-  if (c.minBedrooms !== undefined) parts.push(sql`p.bedrooms >= ${c.minBedrooms}`);
-  if (c.minBathrooms !== undefined) parts.push(sql`p.bathrooms >= ${c.minBathrooms}`);
-  const own = c.ownership;
-  if (own?.residential && own.commercial) parts.push(sql`(p.has_residential or p.has_commercial)`);
-  else if (own?.residential) parts.push(sql`p.has_residential`);
-  else if (own?.commercial) parts.push(sql`p.has_commercial`);
+  const flags = new Map<string, SQL[]>();
+  for (const column of SEARCH_COLUMNS) {
+    const f: FilterSpec | undefined = column.filter;
+    if (!f || c[f.criterion] === undefined) continue;
+    const col = sql.raw(`p.${column.name}`);
+    switch (f.test) {
+      case 'range':
+        addRange(parts, col, c[f.criterion]);
+        break;
+      case 'dateRange': {
+        const { from, to } = c[f.criterion]!;
+        if (from) parts.push(sql`${col} >= ${from}::date`);
+        if (to) parts.push(sql`${col} <= ${to}::date`);
+        break;
+      }
+      case 'atLeast':
+        parts.push(sql`${col} >= ${c[f.criterion]}`);
+        break;
+      case 'anyOf':
+        if (c[f.criterion]!.length) parts.push(sql`${col} && ${textArray(c[f.criterion]!)}`);
+        break;
+      case 'flag':
+        if (c[f.criterion]![f.option]) flags.set(f.criterion, [...(flags.get(f.criterion) ?? []), col]);
+        break;
+      case 'anyInRange': {
+        const { min, max } = c[f.criterion]!;
+        if (min === undefined && max === undefined) break;
+        const within: SQL[] = [];
+        addRange(within, sql.raw('y.v'), { min, max });
+        parts.push(sql`exists (select 1 from unnest(${col}) as y(v) where ${sql.join(within, sql` and `)})`);
+        break;
+      }
+    }
+  }
+  // The flags of one criterion (residential, commercial) are alternatives.
+  for (const any of flags.values()) parts.push(sql`(${sql.join(any, sql` or `)})`);
   return sql.join(parts, sql` and `);
 }
 
@@ -100,7 +118,7 @@ function whereClause(c: SearchCriteria): SQL {
 function orderClause(keys: SortKey[], reverse: boolean): SQL {
   const dir = (descending: boolean) => sql.raw(descending !== reverse ? 'desc' : 'asc');
   const nulls = sql.raw(reverse ? 'nulls first' : 'nulls last');
-  const items = keys.map((k) => sql`${SORT_EXPR[k.column]} ${dir(k.descending)} ${nulls}`);
+  const items = keys.map((k) => sql`${sortExpr(k.column)} ${dir(k.descending)} ${nulls}`);
   items.push(sql`p.account_key ${dir(false)}`, sql`p.account ${dir(false)}`);
   return sql.join(items, sql`, `);
 }
@@ -114,7 +132,9 @@ export interface PageWindow {
 
 /** Columns the ORDER BY may name, carried out of the fenced subquery. */
 const FENCED_COLUMNS = sql.raw(
-  'p.summary, p.map_lot_key, p.name_key, p.location_key, p.building_land, p.total_acres, p.sale_date, p.sale_price, p.account_key, p.account',
+  ['summary', ...Object.values(SORT_COLUMN_OF).map((c) => c.name), 'account_key', 'account']
+    .map((name) => `p.${name}`)
+    .join(', '),
 );
 
 export const searchRepository = {

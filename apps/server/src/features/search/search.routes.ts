@@ -17,7 +17,6 @@ import {
 import { isNotModified, rollEtag } from '../../plugins/conditional-get.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
 import { searchService } from './search.service.ts';
-import { registerRollIndexes, unregisterRollIndexes } from './roll-index/roll-index.registry.ts';
 
 const tags = ['Public'];
 const ClientParams = z.object({ clientId: IdParam });
@@ -40,27 +39,6 @@ const SEARCH_DESCRIPTION =
 /** Spec §7 public search calls, plus the CSV export and type-ahead. */
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
-  const indexConfig = app.config.searchIndex;
-  if (indexConfig.enabled) {
-    const registry = registerRollIndexes(db, {
-      awaitUpTo: indexConfig.awaitParcels,
-      memoryBytes: indexConfig.memoryMb * 1024 * 1024,
-      // Small enough that the rows a build thread reads from each batch die young (batches of 20,000
-      // outgrew V8's young generation and piled up: a county's build peaked 0.3-0.6 GB higher), and
-      // that the embedded engine answers other queries between batches.
-      batch: 2_000,
-      log: app.log,
-    });
-    if (indexConfig.warm)
-      app.addHook('onReady', async () => {
-        // In the background: the node answers (with SQL) while its indexes build.
-        registry.warm().catch((err: unknown) => app.log.warn({ err }, 'search index warm-up failed'));
-      });
-    app.addHook('onClose', async () => {
-      await registry.close();
-      unregisterRollIndexes(db, registry);
-    });
-  }
 
   app.post(
     '/propertysearch/:clientId',

@@ -16,7 +16,8 @@ import { inTurn } from '../../lib/cpu-turns.ts';
 import { publicClientsService } from '../clients/clients.service.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
 import { codeKey, fold, indexTerms, queryParts } from '../properties/search-text.ts';
-import { csvLine, EXPORT_COLUMNS } from './search-csv.ts';
+import { csvRow } from '../../lib/csv.ts';
+import { EXPORT_COLUMNS } from './search-csv.ts';
 import {
   searchRepository,
   type NumberRange,
@@ -97,6 +98,7 @@ export function buildCriteria(rollId: number, query: string | undefined, f: Pars
   criteria.buildingStyles = cleanList(f.building?.style);
   criteria.minBedrooms = set(f.building?.bedrooms);
   criteria.minBathrooms = set(f.building?.bathrooms);
+  criteria.yearBuilt = numberRange('filters.building.yearBuilt', f.building?.yearBuilt);
   const ownership = f.building?.ownership ?? [];
   if (ownership.length > 0)
     criteria.ownership = {
@@ -318,7 +320,7 @@ export const searchService = {
     };
     const produce = async () => {
       // A byte-order mark lets spreadsheet programs read the accents in owner names as UTF-8.
-      push(`\uFEFF${csvLine(EXPORT_COLUMNS.map((c) => c.header))}`);
+      push(`\uFEFF${csvRow(EXPORT_COLUMNS.map((c) => c.header))}`);
       if (rowCount === 0) return;
       if (index) {
         for (let i = 0; i < ordered.length; i += EXPORT_BATCH) {
@@ -326,7 +328,7 @@ export const searchService = {
           const rows = await summariesOf(db, index, want);
           // The roll was deleted meanwhile (a newer one published): end the file as broken, not short.
           if (rows.length !== want.length) throw new Error('The roll changed during the export');
-          push(rows.map((s) => csvLine(EXPORT_COLUMNS.map((c) => c.value(s)))).join(''));
+          push(rows.map((s) => csvRow(EXPORT_COLUMNS.map((c) => c.value(s)))).join(''));
         }
         return;
       }
@@ -335,7 +337,7 @@ export const searchService = {
         criteria,
         sort,
         { maxRows: rowCount, batch: EXPORT_BATCH, fenced: !unfiltered && !estimated },
-        (rows) => push(rows.map((s) => csvLine(EXPORT_COLUMNS.map((c) => c.value(s)))).join('')),
+        (rows) => push(rows.map((s) => csvRow(EXPORT_COLUMNS.map((c) => c.value(s)))).join('')),
       );
     };
     produce().then(

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ErrorBody, IdParam, OkResponse, RoleIdSchema, User, UserBody, UserList } from '@opp/contracts';
 import { requireUser } from '../../plugins/auth.ts';
 import { auditActorOf } from '../audit/audit.service.ts';
+import { confirmCredentials } from '../auth/confirm-credentials.ts';
 import { usersService, type UserActor } from './users.service.ts';
 
 const secured = { tags: ['Admins'], security: [{ bearerAuth: [] }] };
@@ -20,7 +21,13 @@ const RULES =
 
 function actorOf(request: FastifyRequest): UserActor {
   const user = requireUser(request);
-  return { ...user, accessToken: request.accessToken, audit: auditActorOf(request) };
+  return {
+    ...user,
+    accessToken: request.accessToken,
+    audit: auditActorOf(request),
+    confirmCredentials: (row, password, code) =>
+      confirmCredentials(request.server, row, password, code, request.ip ?? null),
+  };
 }
 
 /** Admin accounts (spec §7 "Municipality admin" and "Provider console" user calls). */
@@ -88,10 +95,12 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Change an admin',
         description:
           'RoleID and Manages keep their values when left out; Password changes only when sent non-empty, and ' +
-          `a new password signs the account out everywhere else. ${RULES}`,
+          'a new password or email signs the account out everywhere else. Changing your own password or ' +
+          'email needs CurrentPassword, and Code (authenticator or recovery code) when two-factor sign-in ' +
+          `is on (400 naming the field otherwise). ${RULES}`,
         params: z.object({ id: IdParam }),
         body: UserBody,
-        response: { 200: User, 400: ErrorBody, ...denied, 404: ErrorBody, 409: ErrorBody },
+        response: { 200: User, 400: ErrorBody, ...denied, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody },
       },
     },
     async (request) =>

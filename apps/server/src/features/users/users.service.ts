@@ -11,7 +11,7 @@ import {
 } from '@opp/contracts';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/database.ts';
-import { conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
+import { AppError, forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { sessionsRepository } from '../auth/sessions.repository.ts';
@@ -26,6 +26,15 @@ export interface UserActor extends Actor {
   accessToken: string | null;
   /** Who and where, as the audit log records it. */
   audit: ReturnType<typeof auditActorOf>;
+  /**
+   * Proves the actor is the owner of their own account (current password, second factor) before they
+   * change its password or email; absent where nobody can answer (then such a change is refused).
+   */
+  confirmCredentials?: (
+    user: UserRow,
+    password: string | undefined,
+    code: string | undefined,
+  ) => Promise<void>;
 }
 
 /**
@@ -96,9 +105,10 @@ export const usersService = {
   },
 
   /**
-   * Changes an admin. Fields left out keep their value; a new password ends every other session of
-   * that account (the actor's own current session survives a change of their own password).
-   * @throws 403, 404, 400, 409.
+   * Changes an admin. Fields left out keep their value. A new password or email ends every other
+   * session of that account (the actor's own current session survives a change of their own); changing
+   * one's own needs the current password and, when it is on, the second factor.
+   * @throws 403, 404, 400, 409, 429.
    */
   async update(db: Db, actor: UserActor, id: number, body: ParsedUserBody): Promise<User> {
     if (body.UserId != null && body.UserId !== id)
@@ -116,6 +126,11 @@ export const usersService = {
     const roleId = body.RoleID ?? (target.roleId as RoleId);
     const manages = body.Manages !== undefined ? body.Manages : target.manages;
     if (!self) authorizeTarget(actor, roleId, manages);
+    const emailChanged = body.Email.toLowerCase() !== target.email.toLowerCase();
+    if (self && (body.Password || emailChanged)) {
+      if (!actor.confirmCredentials) throw forbidden('You cannot change your own password or email here');
+      await actor.confirmCredentials(target, body.CurrentPassword, body.Code);
+    }
     await checkManages(db, roleId, manages);
     await checkUnique(db, body.Username, body.Email, id);
     const passwordHash = body.Password ? await hashPassword(body.Password) : undefined;
@@ -130,7 +145,7 @@ export const usersService = {
           ...(passwordHash ? { passwordHash } : {}),
         });
         if (!updated) return null;
-        if (passwordHash) await revokeSessions(tx, id, self ? actor.accessToken : null);
+        if (passwordHash || emailChanged) await revokeSessions(tx, id, self ? actor.accessToken : null);
         await auditService.record(tx, {
           ...actor.audit,
           clientId: updated.manages ?? target.manages,
@@ -214,10 +229,20 @@ async function checkManages(db: Executor, roleId: RoleId, manages: number | null
     throw validationFailed('Manages', 'no such municipality');
 }
 
+/**
+ * One answer whichever of the two is taken, naming both fields: saying which would let anyone who may
+ * create an admin test whether a given person has an account anywhere in the portal (issue 37).
+ */
+export const NOT_AVAILABLE_MESSAGE = 'That username or email address cannot be used; choose another';
+const notAvailable = () =>
+  new AppError(409, 'conflict', NOT_AVAILABLE_MESSAGE, [
+    { field: 'Username', message: NOT_AVAILABLE_MESSAGE },
+    { field: 'Email', message: NOT_AVAILABLE_MESSAGE },
+  ]);
+
 async function checkUnique(db: Executor, username: string, email: string, exceptId: number | null) {
   const taken = await usersRepository.findTaken(db, username, email, exceptId);
-  if (taken.username) throw conflict('That username is already taken', 'Username');
-  if (taken.email) throw conflict('That email address is already used by another account', 'Email');
+  if (taken.username || taken.email) throw notAvailable();
 }
 
 /** Two saves racing past checkUnique still meet the unique indexes: answer 409, not 500. */
@@ -226,11 +251,7 @@ async function withUniqueGuard<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (err) {
     const pgErr = findPgError(err);
-    if (pgErr?.code === '23505') {
-      if (pgErr.constraint?.includes('email'))
-        throw conflict('That email address is already used by another account', 'Email');
-      throw conflict('That username is already taken', 'Username');
-    }
+    if (pgErr?.code === '23505') throw notAvailable();
     throw err;
   }
 }

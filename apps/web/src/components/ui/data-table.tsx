@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ScrollRegion } from './scroll-region';
 
 export interface Column<T> {
   key: string;
@@ -18,36 +19,39 @@ export interface DataTableProps<T> {
 }
 
 /**
- * A USWDS table that becomes a stacked list of labelled rows on narrow screens (≤ 767 px; spec §2),
- * so it never scrolls sideways. Each cell carries its column name in data-label for the stacked view.
+ * A USWDS table that becomes a stacked list of labelled rows on narrow screens (≤ 767 px; spec §2).
+ * Each cell carries its column name in data-label for the stacked view. Above that, headers wrap
+ * between words; a table still wider than the screen scrolls inside its own region, never clipped.
  */
 export function DataTable<T>({ caption, columns, rows, hiddenCaption = true, className }: DataTableProps<T>) {
   return (
-    <table
-      className={`usa-table usa-table--borderless opp-table opp-table--stack${className ? ` ${className}` : ''}`}
-    >
-      <caption className={hiddenCaption ? 'opp-visually-hidden' : undefined}>{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th key={c.key} scope="col" className={c.numeric ? 'opp-num' : undefined}>
-              {c.label}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row, i) => (
-          <tr key={i}>
+    <ScrollRegion label={caption}>
+      <table
+        className={`usa-table usa-table--borderless opp-table opp-table--stack${className ? ` ${className}` : ''}`}
+      >
+        <caption className={hiddenCaption ? 'opp-visually-hidden' : undefined}>{caption}</caption>
+        <thead>
+          <tr>
             {columns.map((c) => (
-              <td key={c.key} data-label={c.label} className={c.numeric ? 'opp-num' : undefined}>
-                {c.render(row)}
-              </td>
+              <th key={c.key} scope="col" className={c.numeric ? 'opp-num' : undefined}>
+                {c.label}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={i}>
+              {columns.map((c) => (
+                <td key={c.key} data-label={c.label} className={c.numeric ? 'opp-num' : undefined}>
+                  {c.render(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 

@@ -32,7 +32,7 @@ export function FilterableSection(props: FilterableSectionProps) {
       </label>
       <input
         id={`${id}-filter`}
-        className="usa-input opp-admin-filter"
+        className="usa-input opp-filter-input"
         type="search"
         value={props.query}
         onChange={(e) => props.onQueryChange(e.target.value)}

@@ -12,8 +12,8 @@ export interface ModalProps {
   children: ReactNode;
   /** Buttons under the body (Save, Cancel…). */
   footer?: ReactNode;
-  /** USWDS large modal (wider form). */
-  size?: 'default' | 'lg';
+  /** USWDS large modal (wider form), or the whole screen (a photo lightbox, dark). */
+  size?: 'default' | 'lg' | 'full';
   /** Label for the × button; defaults to "Close". */
   closeLabel?: string;
 }
@@ -74,7 +74,9 @@ export function Modal({
 
     const madeInert: HTMLElement[] = [];
     for (const el of Array.from(document.body.children)) {
+      // Toasts stay live above the dialog (app/provider.tsx).
       if (el === wrapper || !(el instanceof HTMLElement) || el.hasAttribute('inert')) continue;
+      if (el.hasAttribute('data-modal-keeps-live')) continue;
       el.setAttribute('inert', '');
       madeInert.push(el);
     }
@@ -126,7 +128,7 @@ export function Modal({
   return createPortal(
     <div
       ref={wrapperRef}
-      className={`usa-modal-wrapper ${visible ? 'is-visible' : 'is-hidden'}`}
+      className={`usa-modal-wrapper ${visible ? 'is-visible' : 'is-hidden'}${size === 'full' ? ' opp-modal--full' : ''}`}
       data-testid="modal"
     >
       <div

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PropertyRecordInput, SearchResponse } from '@opp/contracts';
 import { setupTestApp } from '../../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../../test/factories.ts';
-import { RollIndexRegistry, rollIndexesOf } from './roll-index.registry.ts';
+import { RollIndexRegistry } from './roll-index.registry.ts';
 import { rollIndexRepository } from './roll-index.repository.ts';
 
 // Every roll counts as big here (awaitParcels 0): its first searches are answered while its index builds.
@@ -35,7 +35,7 @@ describe('roll index lifecycle', () => {
   it("answers a big roll's searches while its index builds, then from the index, identically", async () => {
     const client = await buildClient(ctx.db);
     const { client: published } = await publishRoll(ctx.db, client.id, records(300, 'SMITH'));
-    const registry = rollIndexesOf(ctx.db)!;
+    const registry = ctx.app.rollIndexes!;
     expect(registry.state().ready).not.toContain(published.activeRollId);
     const during = await search(client.id, 'smith lake');
     await registry.idle();
@@ -49,7 +49,7 @@ describe('roll index lifecycle', () => {
   it("drops a roll's index once its town publishes a new roll, and answers from the new roll", async () => {
     const client = await buildClient(ctx.db);
     const { client: first } = await publishRoll(ctx.db, client.id, records(120, 'JONES'));
-    const registry = rollIndexesOf(ctx.db)!;
+    const registry = ctx.app.rollIndexes!;
     await search(client.id, 'jones');
     await registry.idle();
     expect(registry.state().ready).toContain(first.activeRollId);
@@ -92,7 +92,7 @@ describe('roll index lifecycle', () => {
   it("warms the active rolls' indexes, and reports each build", async () => {
     const warm = new RollIndexRegistry(ctx.db, { awaitUpTo: 0, memoryBytes: 512 * 1024 * 1024, batch: 100 });
     await warm.warm();
-    const active = rollIndexesOf(ctx.db)!.state().ready;
+    const active = ctx.app.rollIndexes!.state().ready;
     expect(warm.state().ready.length).toBeGreaterThanOrEqual(active.length);
     expect(warm.builds.map((b) => b.rollId).sort()).toEqual([...warm.state().ready].sort());
     expect(warm.builds.every((b) => b.parcels > 0)).toBe(true);

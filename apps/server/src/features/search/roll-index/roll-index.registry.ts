@@ -49,6 +49,8 @@ export class RollIndexRegistry {
   private queue: Promise<unknown> = Promise.resolve();
   private warming: Promise<void> | null = null;
   private closed = false;
+  /** Callers of withoutIndexes still running: searches then use SQL. */
+  private bypassed = 0;
   /** The latest builds, newest last, and the largest one (for operations and the benchmark). */
   readonly builds: RollIndexBuild[] = [];
 
@@ -62,6 +64,7 @@ export class RollIndexRegistry {
    * with SQL while the index builds in the background.
    */
   async forRoll(clientId: number, rollId: number, parcelCount: number): Promise<RollIndex | null> {
+    if (this.bypassed > 0) return null;
     const entry = this.ready.get(rollId);
     if (entry) {
       // Most recently used last.
@@ -84,10 +87,26 @@ export class RollIndexRegistry {
     };
   }
 
-  /** Builds the indexes of the largest active rolls, as many as the memory budget is likely to hold. */
+  /** Runs `fn` with every search on the SQL path (tests of the fallback). */
+  async withoutIndexes<T>(fn: () => Promise<T>): Promise<T> {
+    this.bypassed++;
+    try {
+      return await fn();
+    } finally {
+      this.bypassed--;
+    }
+  }
+
+  /**
+   * Builds the indexes of the largest active rolls, as many as the memory budget is likely to hold.
+   * Resolves once the large ones (more than `awaitUpTo` parcels, whose searches would otherwise use SQL)
+   * are built or found not to fit; smaller ones go on building (settled() waits for those too).
+   */
   warm(): Promise<void> {
-    this.warming = this.warmNow();
-    return this.warming;
+    let largeDone!: () => void;
+    const large = new Promise<void>((resolve) => (largeDone = resolve));
+    this.warming = this.warmNow(largeDone).finally(largeDone);
+    return Promise.race([large, this.warming]);
   }
 
   /** Resolves once a warm-up started by warm() and every build since have finished (the benchmark waits). */
@@ -102,12 +121,14 @@ export class RollIndexRegistry {
    * took per parcel, so warming never builds an index the LRU would then evict: the county that warmed
    * first must still be there when its visitors come.
    */
-  private async warmNow(): Promise<void> {
+  private async warmNow(largeDone: () => void): Promise<void> {
     const rolls = await rollIndexRepository.activeRolls(this.db);
     let parcels = 0;
     let bytes = 0;
     for (const r of rolls) {
       if (this.closed) return;
+      // Largest first: the rest are quick to build on their first search.
+      if (r.parcelCount <= this.options.awaitUpTo) largeDone();
       // Until one is built its size is a guess, so the largest roll is always tried (keep() decides).
       if (parcels > 0 && this.state().bytes + (r.parcelCount * bytes) / parcels > this.options.memoryBytes)
         continue;
@@ -243,31 +264,27 @@ export class RollIndexRegistry {
   }
 }
 
+/*
+ * The app's registry is `app.rollIndexes` (roll-index.plugin.ts). Until the search service takes it from
+ * its routes, it also finds it by the database handle here.
+ */
 const registries = new WeakMap<object, RollIndexRegistry>();
 
-/** Gives a database a registry of roll indexes (the search routes do this when the app is built). */
-export function registerRollIndexes(db: Executor, options: RollIndexOptions): RollIndexRegistry {
-  const registry = new RollIndexRegistry(db, options);
+/** Makes `registry` the one rollIndexesOf(db) answers (roll-index.plugin.ts) until the returned detach. */
+export function attachRollIndexes(db: Executor, registry: RollIndexRegistry): () => void {
   registries.set(db, registry);
-  return registry;
-}
-
-export function unregisterRollIndexes(db: Executor, registry: RollIndexRegistry) {
-  if (registries.get(db) === registry) registries.delete(db);
-}
-
-/** Runs `fn` with the database's searches on the SQL path (tests of the fallback). */
-export async function withoutRollIndexes<T>(db: Executor, fn: () => Promise<T>): Promise<T> {
-  const registry = registries.get(db);
-  registries.delete(db);
-  try {
-    return await fn();
-  } finally {
-    if (registry) registries.set(db, registry);
-  }
+  return () => {
+    if (registries.get(db) === registry) registries.delete(db);
+  };
 }
 
 /** The registry of a database, or undefined when indexes are off (every search then uses SQL). */
 export function rollIndexesOf(db: Executor): RollIndexRegistry | undefined {
   return registries.get(db);
+}
+
+/** Runs `fn` with the database's searches on the SQL path: RollIndexRegistry.withoutIndexes. */
+export function withoutRollIndexes<T>(db: Executor, fn: () => Promise<T>): Promise<T> {
+  const registry = registries.get(db);
+  return registry ? registry.withoutIndexes(fn) : fn();
 }

@@ -2,7 +2,11 @@ import { sql } from 'drizzle-orm';
 import { escapeLiteral } from 'pg';
 import type { PropertySummary } from '@opp/contracts';
 import { copyTo, queryRows, type Executor } from '../../../db/database.ts';
+import { INDEX_COLUMNS } from '../search-columns.ts';
 import { batchEnd } from './roll-index.rows.ts';
+
+/** The index's select list (search-columns.ts): the account first, as batchEnd reads it. */
+const SELECT_LIST = INDEX_COLUMNS.map((c) => c.read ?? c.name).join(', ');
 
 /** A batch of index rows (roll-index.rows.ts reads them), how many, and the last one's account. */
 export interface IndexRowBatch {
@@ -21,7 +25,7 @@ export const rollIndexRepository = {
   /**
    * One batch of a roll's rows after `afterAccount`, by primary key (an index range scan, so each batch
    * costs its own rows only and the embedded engine is free between batches), in COPY's text format:
-   * roll-index.rows.ts reads them, in this select list's order.
+   * roll-index.rows.ts reads them, in the order of INDEX_COLUMNS.
    */
   async readBatch(
     db: Executor,
@@ -35,10 +39,7 @@ export const rollIndexRepository = {
     const after = afterAccount === null ? '' : `and account > ${escapeLiteral(afterAccount)}`;
     const bytes = await copyTo(
       db,
-      `select account, account_key, map_lot_key, name_key, location_key, building_land, total_acres,
-              sale_date::text, sale_price, living_area, bedrooms, bathrooms,
-              has_residential, has_commercial, land_types, building_styles,
-              tsvector_to_array(search_doc), codes
+      `select ${SELECT_LIST}
          from properties
         where roll_id = ${rollId} ${after}
         order by account

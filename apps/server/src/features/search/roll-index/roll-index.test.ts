@@ -42,6 +42,9 @@ const STYLES = ['CAPE', 'COLONIAL', 'RANCH', 'SPLIT LEVEL'];
 
 function town(): PropertyRecordInput[] {
   const r = rng(8);
+  // Years from a generator of their own, so the rest of the town is what it was before years existed.
+  const y = rng(36);
+  const year = () => (y() < 0.2 ? null : 1850 + Math.floor(y() * 175));
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
   const maybe = <T>(p: number, v: () => T) => (r() < p ? v() : null);
   return Array.from({ length: PARCELS }, (_, i) => {
@@ -76,8 +79,9 @@ function town(): PropertyRecordInput[] {
         Bedrooms: maybe(0.9, () => Math.floor(r() * 6)),
         FullBaths: maybe(0.9, () => Math.floor(r() * 4)),
         HalfBaths: maybe(0.5, () => Math.floor(r() * 2)),
+        YearBuilt: year(),
       })),
-      CommercialBuildings: r() < 0.1 ? [{ Class: 'C' }] : [],
+      CommercialBuildings: r() < 0.1 ? [{ Class: 'C', YearBuilt: year() }] : [],
     } as PropertyRecordInput;
   });
 }
@@ -141,6 +145,7 @@ const COLUMNS: SortColumn[] = [
   'Acres',
   'SaleDate',
   'SalePrice',
+  'YearBuilt',
 ];
 
 /** Mostly absent: a search with every filter set matches nothing, and teaches nothing. */
@@ -200,6 +205,15 @@ const criteriaArb = fc.record({
   minBedrooms: rarely(fc.integer({ min: 1, max: 6 })),
   minBathrooms: rarely(fc.constantFrom(0.5, 1, 1.5, 2, 3)),
   ownership: rarely(fc.record({ residential: fc.boolean(), commercial: fc.boolean() })),
+  yearBuilt: rarely(
+    fc.record(
+      {
+        min: fc.option(fc.integer({ min: 1840, max: 2030 }), { nil: undefined }),
+        max: fc.option(fc.integer({ min: 1840, max: 2030 }), { nil: undefined }),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
 });
 
 const sortArb = fc

@@ -1,7 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { transferList } from '../../../lib/transfer-list.ts';
-import { whenReady } from '../../../lib/thread-start.ts';
-import { startTsWorker } from '../../../lib/ts-worker.ts';
+import { startThread, whenReady } from '../../../lib/thread-start.ts';
 import { RollIndex, type RollIndexParts } from './roll-index.ts';
 
 /*
@@ -55,7 +54,7 @@ export class RollIndexThread {
 
   /** Starts the thread and waits until it has loaded its code. */
   static async start(rollId: number): Promise<RollIndexThread> {
-    const worker = startTsWorker(new URL('./roll-index.worker.ts', import.meta.url), {
+    const worker = startThread(new URL('./roll-index.worker.ts', import.meta.url), {
       workerData: { rollId },
     });
     await whenReady(worker, 'the search index thread');

@@ -1,5 +1,12 @@
-import type { SortColumn } from '@opp/contracts';
+import { SORT_COLUMNS, type SortColumn } from '@opp/contracts';
 import type { SearchCriteria, SortKey } from '../search.repository.ts';
+import {
+  INDEX_COLUMNS,
+  SEARCH_COLUMNS,
+  type FilterSpec,
+  type IndexColumn,
+  type IndexKind,
+} from '../search-columns.ts';
 
 /*
  * An in-process, immutable index of one published roll: everything a search, a suggest or an export
@@ -11,44 +18,22 @@ import type { SearchCriteria, SortKey } from '../search.repository.ts';
  * row number compares as the tie-break does.
  */
 
-/** One parcel as the builder reads it from the database. */
+/**
+ * One parcel as the builder reads it from the database: a value per index column (search-columns.ts),
+ * by field, as INDEX_READERS read it.
+ */
 export interface IndexSourceRow {
   account: string;
-  accountKey: string;
-  mapLotKey: string | null;
-  nameKey: string | null;
-  locationKey: string | null;
-  buildingLand: number | null;
-  totalAcres: number | null;
-  saleDate: string | null;
-  salePrice: number | null;
-  livingArea: number | null;
-  bedrooms: number | null;
-  bathrooms: number | null;
-  hasResidential: boolean;
-  hasCommercial: boolean;
-  landTypes: string[];
-  buildingStyles: string[];
-  /** The lexemes of `search_doc` (tsvector_to_array): exactly what the SQL path's tsquery matches. */
-  words: string[];
-  /** The `codes` column. */
-  codes: string[];
+  [field: string]: unknown;
 }
-
-const SORT_COLUMNS: SortColumn[] = [
-  'MapLot',
-  'Name',
-  'Location',
-  'BuildingLand',
-  'Acres',
-  'SaleDate',
-  'SalePrice',
-];
 
 /** Results up to this size are sorted after matching; larger ones walk the cached order of the sort. */
 const SORT_MATCHES_UP_TO = 2_000;
-/** Cached full orders (one Uint32Array of the roll's size each): the 14 single-column sorts and a few more. */
-const MAX_CACHED_ORDERS = 20;
+/**
+ * Cached orders: every single-column sort both ways (an ascending one is a Uint32Array of the roll's
+ * size, a descending one reads it) and six more (of several columns: an array each).
+ */
+const MAX_CACHED_ORDERS = SORT_COLUMNS.length * 2 + 6;
 
 /** A typed array that grows (the builder does not know the roll's size or word count up front). */
 class Grow<A extends Uint32Array | Float64Array | Uint8Array> {
@@ -481,28 +466,78 @@ class ValueListsBuilder {
   }
 }
 
-type NumberColumn =
-  'buildingLand' | 'totalAcres' | 'saleDay' | 'salePrice' | 'livingArea' | 'bedrooms' | 'bathrooms';
+/** A list of numbers per row, and every (value, row) in ascending order of value (ties by row). */
+interface NumberLists {
+  off: Uint32Array;
+  values: Column;
+  sortedValues: Column;
+  sortedRows: Uint32Array;
+}
+
+class NumberListsBuilder {
+  off = new GrowU32();
+  values = growF64();
+  constructor() {
+    this.off.push(0);
+  }
+  add(list: number[]) {
+    for (const v of list) this.values.push(v);
+    this.off.push(this.values.length);
+  }
+  finish(loadOfRow: Uint32Array): NumberLists {
+    const n = loadOfRow.length;
+    const srcOff = this.off.data;
+    const src = this.values.data;
+    const off = new Uint32Array(n + 1);
+    for (let r = 0; r < n; r++) {
+      const l = loadOfRow[r]!;
+      off[r + 1] = off[r]! + (srcOff[l + 1]! - srcOff[l]!);
+    }
+    const values = new Float64Array(off[n]!);
+    const rowOf = new Uint32Array(off[n]!);
+    for (let r = 0; r < n; r++) {
+      const l = loadOfRow[r]!;
+      values.set(src.subarray(srcOff[l]!, srcOff[l + 1]!), off[r]!);
+      rowOf.fill(r, off[r]!, off[r + 1]!);
+    }
+    this.off.clear();
+    this.values.clear();
+    // rank * E + entry sorts the entries by value, then entry (that is, row), as one Float64Array.
+    const e = values.length;
+    const { ranks } = numberRanks(values);
+    const keys = new Float64Array(e);
+    for (let j = 0; j < e; j++) keys[j] = ranks[j]! * e + j;
+    keys.sort();
+    const byKey = Uint32Array.from(keys, (k) => k % e);
+    return {
+      off,
+      values: compactColumn(values),
+      sortedValues: compactColumn(Float64Array.from(byKey, (j) => values[j]!)),
+      sortedRows: Uint32Array.from(byKey, (j) => rowOf[j]!),
+    };
+  }
+}
+
+const columnsOf = (...kinds: IndexKind[]) => INDEX_COLUMNS.filter((c) => kinds.includes(c.index));
+
+/** Each flag column's bit in a row's flags. */
+const FLAG_BIT: Record<string, number> = Object.fromEntries(
+  columnsOf('flag').map((c, i) => [c.field, 1 << i]),
+);
 
 /** Reads a roll's rows (in any order) and produces the index. */
 export class RollIndexBuilder {
   private readonly accounts = new TextColumn();
   private readonly accountKeys = new TextColumn();
-  private readonly mapLotKeys = new TextColumn();
-  private readonly nameKeys = new TextColumn();
-  private readonly locationKeys = new TextColumn();
-  private readonly numbers: Record<NumberColumn, Grow<Float64Array>> = {
-    buildingLand: growF64(),
-    totalAcres: growF64(),
-    saleDay: growF64(),
-    salePrice: growF64(),
-    livingArea: growF64(),
-    bedrooms: growF64(),
-    bathrooms: growF64(),
-  };
+  private readonly texts = new Map<string, TextColumn>(
+    columnsOf('text').map((c) => [c.field, new TextColumn()]),
+  );
+  private readonly numbers = new Map(columnsOf('number', 'day').map((c) => [c.field, growF64()]));
   private readonly flags = new Grow((n) => new Uint8Array(n));
-  private readonly land = new ValueListsBuilder();
-  private readonly styles = new ValueListsBuilder();
+  private readonly lists = new Map(columnsOf('values').map((c) => [c.field, new ValueListsBuilder()]));
+  private readonly numberLists = new Map(
+    columnsOf('numbers').map((c) => [c.field, new NumberListsBuilder()]),
+  );
   private readonly words = new WordDictionary();
   private readonly fwdOff = new GrowU32();
   private readonly fwd = new GrowU32();
@@ -517,27 +552,69 @@ export class RollIndexBuilder {
     return this.accounts.length;
   }
 
-  add(r: IndexSourceRow) {
-    this.accounts.push(r.account);
-    this.accountKeys.push(r.accountKey);
-    this.mapLotKeys.push(r.mapLotKey);
-    this.nameKeys.push(r.nameKey);
-    this.locationKeys.push(r.locationKey);
-    const n = this.numbers;
-    const num = (v: number | null) => (v === null || v === undefined ? NaN : v);
-    n.buildingLand.push(num(r.buildingLand));
-    n.totalAcres.push(num(r.totalAcres));
-    n.saleDay.push(r.saleDate ? dayOf(r.saleDate) : NaN);
-    n.salePrice.push(num(r.salePrice));
-    n.livingArea.push(num(r.livingArea));
-    n.bedrooms.push(num(r.bedrooms));
-    n.bathrooms.push(num(r.bathrooms));
-    this.flags.push((r.hasResidential ? 1 : 0) | (r.hasCommercial ? 2 : 0));
-    this.land.add(r.landTypes);
-    this.styles.add(r.buildingStyles);
-    for (const w of r.words) this.fwd.push(this.words.id(w));
-    this.fwdOff.push(this.fwd.length);
-    this.codes.push(r.codes.length ? `${r.codes.join('\0')}\0` : '');
+  /** Adds a row (its values as readIndexRows gives them). */
+  readonly add: (r: IndexSourceRow) => void = this.compileAdd();
+
+  /**
+   * `add`, compiled once into straight-line code: a call per column to the store its kind keeps, with
+   * the row's fields read by constant keys (a loop over the columns made building a county's index
+   * three quarters slower). Keys come from INDEX_COLUMNS, never from input.
+   */
+  private compileAdd(): (r: IndexSourceRow) => void {
+    let flagsSeen = 0;
+    const store = (c: IndexColumn): ((v: unknown) => void) => {
+      switch (c.index) {
+        case 'account':
+          return (v) => this.accounts.push(v as string);
+        case 'accountKey':
+          return (v) => this.accountKeys.push(v as string);
+        case 'text': {
+          const column = this.texts.get(c.field)!;
+          return (v) => column.push(v as string | null);
+        }
+        case 'number': {
+          const column = this.numbers.get(c.field)!;
+          return (v) => column.push(v === null || v === undefined ? NaN : (v as number));
+        }
+        case 'day': {
+          const column = this.numbers.get(c.field)!;
+          return (v) => column.push(v ? dayOf(v as string) : NaN);
+        }
+        case 'flag': {
+          const bit = FLAG_BIT[c.field]!;
+          return (v) => {
+            if (v) flagsSeen |= bit;
+          };
+        }
+        case 'values': {
+          const lists = this.lists.get(c.field)!;
+          return (v) => lists.add(v as string[]);
+        }
+        case 'numbers': {
+          const lists = this.numberLists.get(c.field)!;
+          return (v) => lists.add(v as number[]);
+        }
+        case 'words':
+          return (v) => {
+            for (const w of v as string[]) this.fwd.push(this.words.id(w));
+            this.fwdOff.push(this.fwd.length);
+          };
+        case 'codes':
+          return (v) => {
+            const codes = v as string[];
+            this.codes.push(codes.length ? `${codes.join('\0')}\0` : '');
+          };
+      }
+    };
+    const endRow = () => {
+      this.flags.push(flagsSeen);
+      flagsSeen = 0;
+    };
+    const body = INDEX_COLUMNS.map((c, i) => `stores[${i}](r[${JSON.stringify(c.field)}]);`).join('\n');
+    return new Function('stores', 'endRow', `return (r) => {\n${body}\nendRow();\n};`)(
+      INDEX_COLUMNS.map(store),
+      endRow,
+    ) as (r: IndexSourceRow) => void;
   }
 
   /**
@@ -570,12 +647,6 @@ export class RollIndexBuilder {
     order.sort();
     const loadOfRow = Uint32Array.from(order, (v) => v % n);
     await pause();
-    // Each text column is taken out of its chunks, ranked and dropped before the next (its strings are the
-    // largest transient of the build); ranks are dense, so ranking in load order then permuting is the same.
-    const rowRanks = (column: TextColumn): Ranks => {
-      const r = textRanks(column.take());
-      return { ranks: permuteRanks(r.ranks, loadOfRow), distinct: r.distinct };
-    };
     const joinInRowOrder = (column: TextColumn) => {
       const values = column.take() as string[];
       const off = new Uint32Array(n + 1);
@@ -585,11 +656,6 @@ export class RollIndexBuilder {
         return v;
       });
       return { text: inOrder.join(''), off };
-    };
-    const f64 = (values: Grow<Float64Array>) => {
-      const out = permuteF64(values.data, loadOfRow);
-      values.clear();
-      return out;
     };
 
     await pause();
@@ -611,54 +677,41 @@ export class RollIndexBuilder {
     const codes = joinInRowOrder(this.codes);
     await pause();
 
-    const nums = {
-      buildingLand: f64(this.numbers.buildingLand),
-      totalAcres: f64(this.numbers.totalAcres),
-      saleDay: f64(this.numbers.saleDay),
-      salePrice: f64(this.numbers.salePrice),
-      livingArea: f64(this.numbers.livingArea),
-      bedrooms: f64(this.numbers.bedrooms),
-      bathrooms: f64(this.numbers.bathrooms),
-    };
+    const nums = new Map<string, Float64Array>();
+    for (const [field, values] of this.numbers) {
+      nums.set(field, permuteF64(values.data, loadOfRow));
+      values.clear();
+    }
     await pause();
-    const mapLotRanks = rowRanks(this.mapLotKeys);
-    await pause();
-    const nameRanks = rowRanks(this.nameKeys);
-    await pause();
-    const locationRanks = rowRanks(this.locationKeys);
-    await pause();
-    const ranks: Record<SortColumn, Ranks> = {
-      MapLot: mapLotRanks,
-      Name: nameRanks,
-      Location: locationRanks,
-      BuildingLand: numberRanks(nums.buildingLand),
-      Acres: numberRanks(nums.totalAcres),
-      SaleDate: numberRanks(nums.saleDay),
-      SalePrice: numberRanks(nums.salePrice),
-    };
+    const ranks = {} as Record<SortColumn, Ranks>;
+    // Each text column is taken out of its chunks, ranked and dropped before the next (its strings are the
+    // largest transient of the build); ranks are dense, so ranking in load order then permuting is the same.
+    for (const c of columnsOf('text')) {
+      const r = textRanks(this.texts.get(c.field)!.take());
+      ranks[c.sort!] = { ranks: permuteRanks(r.ranks, loadOfRow), distinct: r.distinct };
+      await pause();
+    }
+    for (const c of columnsOf('number', 'day')) if (c.sort) ranks[c.sort] = numberRanks(nums.get(c.field)!);
     await pause();
     // A column's ascending order is also its sort order ascending (nulls last, ties by row): shared.
-    const valueOrders: Record<FilterColumn, Uint32Array> = {
-      salePrice: orderByRanks(ranks.SalePrice.ranks),
-      saleDay: orderByRanks(ranks.SaleDate.ranks),
-      acres: orderByRanks(ranks.Acres.ranks),
-      livingArea: orderByRanks(numberRanks(nums.livingArea).ranks),
-      bedrooms: orderByRanks(numberRanks(nums.bedrooms).ranks),
-      bathrooms: orderByRanks(numberRanks(nums.bathrooms).ranks),
-    };
-    const nonNull = {} as Record<FilterColumn, number>;
-    const filterValues: Record<FilterColumn, Float64Array> = {
-      salePrice: nums.salePrice,
-      saleDay: nums.saleDay,
-      acres: nums.totalAcres,
-      livingArea: nums.livingArea,
-      bedrooms: nums.bedrooms,
-      bathrooms: nums.bathrooms,
-    };
-    for (const column of FILTER_COLUMNS)
-      nonNull[column] = filterValues[column].reduce((k, v) => (Number.isNaN(v) ? k : k + 1), 0);
+    const numbers: Record<string, Column> = {};
+    const valueOrders: Record<string, Uint32Array> = {};
+    const nonNull: Record<string, number> = {};
+    for (const c of columnsOf('number', 'day')) {
+      if (!c.filter) continue;
+      const values = nums.get(c.field)!;
+      valueOrders[c.field] = orderByRanks((c.sort ? ranks[c.sort] : numberRanks(values)).ranks);
+      nonNull[c.field] = values.reduce((k, v) => (Number.isNaN(v) ? k : k + 1), 0);
+      numbers[c.field] = compactColumn(values);
+    }
     const flagsLoad = this.flags.data;
     const flags = Uint8Array.from(loadOfRow, (l) => flagsLoad[l]!);
+    const flagRows: Record<string, Uint32Array> = {};
+    for (const c of columnsOf('flag')) flagRows[c.field] = rowsWith(flags, FLAG_BIT[c.field]!);
+    const lists: Record<string, ValueLists> = {};
+    for (const [field, builder] of this.lists) lists[field] = builder.finish(loadOfRow);
+    const numberLists: Record<string, NumberLists> = {};
+    for (const [field, builder] of this.numberLists) numberLists[field] = builder.finish(loadOfRow);
     return new RollIndex({
       rollId: this.rollId,
       size: n,
@@ -670,18 +723,13 @@ export class RollIndexBuilder {
       postings,
       codeText: codes.text,
       codeOff: codes.off,
-      salePrice: compactColumn(nums.salePrice),
-      saleDay: compactColumn(nums.saleDay),
-      acres: compactColumn(nums.totalAcres),
-      livingArea: compactColumn(nums.livingArea),
-      bedrooms: compactColumn(nums.bedrooms),
-      bathrooms: compactColumn(nums.bathrooms),
-      flags,
-      flagRows: [new Uint32Array(0), rowsWith(flags, 1), rowsWith(flags, 2)],
+      numbers,
       valueOrders,
       nonNull,
-      land: this.land.finish(loadOfRow),
-      styles: this.styles.finish(loadOfRow),
+      flags,
+      flagRows,
+      lists,
+      numberLists,
       ranks,
     });
   }
@@ -699,20 +747,17 @@ export interface RollIndexParts {
   postings: Uint32Array;
   codeText: string;
   codeOff: Uint32Array;
-  salePrice: Column;
-  saleDay: Column;
-  acres: Column;
-  livingArea: Column;
-  bedrooms: Column;
-  bathrooms: Column;
+  /** The values of each numeric filter column (by field), NaN for null. */
+  numbers: Record<string, Column>;
+  /** Each numeric filter column's rows in ascending order of value (nulls last). */
+  valueOrders: Record<string, Uint32Array>;
+  /** The number of rows with a value (not null) in each numeric filter column: the head of its order. */
+  nonNull: Record<string, number>;
   flags: Uint8Array;
-  /** [unused, rows with a residence, rows with a commercial building]. */
-  flagRows: Uint32Array[];
-  valueOrders: Record<FilterColumn, Uint32Array>;
-  /** The number of rows with a value (not null) in each filter column: the head of its order. */
-  nonNull: Record<FilterColumn, number>;
-  land: ValueLists;
-  styles: ValueLists;
+  /** The rows holding each flag column's flag. */
+  flagRows: Record<string, Uint32Array>;
+  lists: Record<string, ValueLists>;
+  numberLists: Record<string, NumberLists>;
   ranks: Record<SortColumn, Ranks>;
   /** Ascending orders of single-column sorts computed already (by a build on another thread). */
   sortOrders?: Partial<Record<SortColumn, Uint32Array>>;
@@ -720,17 +765,6 @@ export interface RollIndexParts {
 
 /** A word id range [lo, hi): the words one query term matches. */
 type Range = [number, number];
-
-/** The numeric filter columns, each with its rows in ascending order of value (nulls last). */
-type FilterColumn = 'salePrice' | 'saleDay' | 'acres' | 'livingArea' | 'bedrooms' | 'bathrooms';
-const FILTER_COLUMNS: FilterColumn[] = [
-  'salePrice',
-  'saleDay',
-  'acres',
-  'livingArea',
-  'bedrooms',
-  'bathrooms',
-];
 
 /** Part of a list of rows. */
 interface Slice {
@@ -840,9 +874,10 @@ export class RollIndex {
     this.stamp = new Uint32Array(parts.size);
     this.matched = new Uint32Array(parts.size);
     this.marks = new Uint8Array(parts.size);
-    this.orders.set('SalePrice+', new ArrayOrder(parts.valueOrders.salePrice));
-    this.orders.set('SaleDate+', new ArrayOrder(parts.valueOrders.saleDay));
-    this.orders.set('Acres+', new ArrayOrder(parts.valueOrders.acres));
+    // A filter column's ascending order is its sort's ascending order too.
+    for (const c of SEARCH_COLUMNS)
+      if (c.sort && parts.valueOrders[c.field])
+        this.orders.set(`${c.sort}+`, new ArrayOrder(parts.valueOrders[c.field]!));
     for (const [column, rows] of Object.entries(parts.sortOrders ?? {}))
       if (!this.orders.has(`${column}+`)) this.orders.set(`${column}+`, new ArrayOrder(rows));
   }
@@ -868,44 +903,23 @@ export class RollIndex {
   /** Bytes held by the index (typed arrays, strings at one byte a character where they are Latin-1). */
   get bytes(): number {
     const p = this.p;
+    const arrays = new Set<ArrayBufferView>([this.stamp, this.matched, this.marks]);
+    const collect = (value: unknown): void => {
+      if (ArrayBuffer.isView(value)) arrays.add(value);
+      else if (value && typeof value === 'object') for (const v of Object.values(value)) collect(v);
+    };
+    collect(p);
+    for (const o of this.orders.values()) if (o instanceof ArrayOrder) arrays.add(o.rows);
+    // A filter column's ascending order is also its sort's: each array counts once.
     let b = p.accountText.length + p.lexicon.length + p.codeText.length;
-    const arrays: ArrayBufferView[] = [
-      p.accOff,
-      p.lexOff,
-      p.postOff,
-      p.postings,
-      p.codeOff,
-      p.salePrice,
-      p.saleDay,
-      p.acres,
-      p.livingArea,
-      p.bedrooms,
-      p.bathrooms,
-      p.flags,
-      p.land.off,
-      p.land.ids,
-      p.land.rowOff,
-      p.land.rows,
-      p.styles.off,
-      p.styles.ids,
-      p.styles.rowOff,
-      p.styles.rows,
-      ...p.flagRows,
-      this.stamp,
-      this.matched,
-      this.marks,
-      ...Object.values(p.ranks).map((r) => r.ranks),
-      ...Object.values(p.valueOrders),
-      ...[...this.orders.values()].flatMap((o) => (o instanceof ArrayOrder ? [o.rows] : [])),
-    ];
-    // The ascending orders of three columns are both filter and sort orders: count each array once.
-    for (const a of new Set(arrays)) b += a.byteLength;
+    for (const a of arrays) b += a.byteLength;
     return b;
   }
 
   /** The land types and building styles present in the roll (unsorted). */
   landBuilding(): { landTypes: string[]; buildingStyles: string[] } {
-    return { landTypes: [...this.p.land.values], buildingStyles: [...this.p.styles.values] };
+    const { landTypes, buildingStyles } = this.p.lists;
+    return { landTypes: [...landTypes!.values], buildingStyles: [...buildingStyles!.values] };
   }
 
   account(row: number): string {
@@ -941,29 +955,31 @@ export class RollIndex {
     return lo < hi && this.word(lo) === word ? [lo, lo + 1] : [lo, lo];
   }
 
-  /** Rows [lo, hi) of a column's ascending order whose value lies in the range (nulls are never in it). */
-  private valueSlice(column: FilterColumn, r: { min?: number; max?: number }): Slice {
-    const order = this.p.valueOrders[column];
-    const values = this.p[column];
+  /** Where the values in [min, max] lie in an ascending list of `end` values (nulls are never in it). */
+  private static bounds(
+    at: (k: number) => number,
+    end: number,
+    { min, max }: { min?: number; max?: number },
+  ): [number, number] {
     const bound = (below: (v: number) => boolean) => {
       let lo = 0;
-      let hi = this.p.nonNull[column];
+      let hi = end;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (below(values[order[mid]!]!)) lo = mid + 1;
+        if (below(at(mid))) lo = mid + 1;
         else hi = mid;
       }
       return lo;
     };
-    const { min, max } = r;
     const lo = min === undefined ? 0 : bound((v) => v < min);
-    const hi = max === undefined ? this.p.nonNull[column] : bound((v) => v <= max);
-    return { rows: order, start: lo, end: Math.max(lo, hi) };
+    const hi = max === undefined ? end : bound((v) => v <= max);
+    return [lo, Math.max(lo, hi)];
   }
 
   /**
    * The criteria as conditions: each a check on one row and, where the index can list the rows that pass
    * it (postings, a column's order, a dictionary value's rows), those candidates, whose count is O(1).
+   * The filters come from the search columns (search-columns.ts), as the SQL path's do.
    */
   private conditionsOf(c: SearchCriteria): Condition[] {
     const p = this.p;
@@ -983,55 +999,56 @@ export class RollIndex {
           repeats: range[1] - range[0] > 1,
         },
       });
-    const range = (column: FilterColumn, r: { min?: number; max?: number } | undefined) => {
-      if (r?.min === undefined && r?.max === undefined) return;
-      const values = p[column];
+    const range = (field: string, r: { min?: number; max?: number }) => {
+      if (r.min === undefined && r.max === undefined) return;
+      const values = p.numbers[field]!;
+      const order = p.valueOrders[field]!;
       const min = r.min ?? -Infinity;
       const max = r.max ?? Infinity;
+      const [start, end] = RollIndex.bounds((k) => values[order[k]!]!, p.nonNull[field]!, r);
       out.push({
         check: (row) => values[row]! >= min && values[row]! <= max,
-        source: { slices: [this.valueSlice(column, r)], repeats: false },
+        source: { slices: [{ rows: order, start, end }], repeats: false },
       });
     };
-    range('salePrice', c.salePrice);
-    range('saleDay', {
-      min: c.saleDate?.from ? dayOf(c.saleDate.from) : undefined,
-      max: c.saleDate?.to ? dayOf(c.saleDate.to) : undefined,
-    });
-    range('acres', c.acres);
-    range('livingArea', c.livingArea);
-    range('bedrooms', c.minBedrooms === undefined ? undefined : { min: c.minBedrooms });
-    range('bathrooms', c.minBathrooms === undefined ? undefined : { min: c.minBathrooms });
-    const anyOf = (lists: ValueLists, wanted: string[] | undefined) => {
-      if (!wanted?.length) return;
-      const want = new Uint8Array(lists.values.length);
-      const slices: Slice[] = [];
-      lists.values.forEach((v, i) => {
-        if (!wanted.includes(v)) return;
-        want[i] = 1;
-        slices.push({ rows: lists.rows, start: lists.rowOff[i]!, end: lists.rowOff[i + 1]! });
-      });
-      out.push({
-        check: (row) => {
-          for (let j = lists.off[row]!; j < lists.off[row + 1]!; j++) if (want[lists.ids[j]!]) return true;
-          return false;
-        },
-        source: { slices, repeats: slices.length > 1 },
-      });
-    };
-    anyOf(p.land, c.landTypes);
-    anyOf(p.styles, c.buildingStyles);
-    const own = c.ownership;
-    const mask = (own?.residential ? 1 : 0) | (own?.commercial ? 2 : 0);
-    if (mask)
+    const flagMasks = new Map<string, { mask: number; slices: Slice[] }>();
+    for (const column of SEARCH_COLUMNS) {
+      const f: FilterSpec | undefined = column.filter;
+      const field = column.field;
+      if (!f || c[f.criterion] === undefined) continue;
+      switch (f.test) {
+        case 'range':
+          range(field, c[f.criterion]!);
+          break;
+        case 'dateRange': {
+          const { from, to } = c[f.criterion]!;
+          range(field, { min: from ? dayOf(from) : undefined, max: to ? dayOf(to) : undefined });
+          break;
+        }
+        case 'atLeast':
+          range(field, { min: c[f.criterion] });
+          break;
+        case 'anyOf':
+          this.anyOf(out, p.lists[field]!, c[f.criterion]!);
+          break;
+        case 'flag': {
+          if (!c[f.criterion]![f.option]) break;
+          const group = flagMasks.get(f.criterion) ?? { mask: 0, slices: [] };
+          group.mask |= FLAG_BIT[field]!;
+          const rows = p.flagRows[field]!;
+          group.slices.push({ rows, start: 0, end: rows.length });
+          flagMasks.set(f.criterion, group);
+          break;
+        }
+        case 'anyInRange':
+          this.anyInRange(out, p.numberLists[field]!, c[f.criterion]!);
+          break;
+      }
+    }
+    for (const { mask, slices } of flagMasks.values())
       out.push({
         check: (row) => (p.flags[row]! & mask) !== 0,
-        source: {
-          slices: [1, 2]
-            .filter((bit) => mask & bit)
-            .map((bit) => ({ rows: p.flagRows[bit]!, start: 0, end: p.flagRows[bit]!.length })),
-          repeats: mask === 3,
-        },
+        source: { slices, repeats: slices.length > 1 },
       });
     for (const code of c.codes)
       out.push({
@@ -1044,6 +1061,42 @@ export class RollIndex {
         source: null,
       });
     return out;
+  }
+
+  /** A row holds one of the wanted values: the rows of each such value are the candidates. */
+  private anyOf(out: Condition[], lists: ValueLists, wanted: string[]) {
+    if (!wanted.length) return;
+    const want = new Uint8Array(lists.values.length);
+    const slices: Slice[] = [];
+    lists.values.forEach((v, i) => {
+      if (!wanted.includes(v)) return;
+      want[i] = 1;
+      slices.push({ rows: lists.rows, start: lists.rowOff[i]!, end: lists.rowOff[i + 1]! });
+    });
+    out.push({
+      check: (row) => {
+        for (let j = lists.off[row]!; j < lists.off[row + 1]!; j++) if (want[lists.ids[j]!]) return true;
+        return false;
+      },
+      source: { slices, repeats: slices.length > 1 },
+    });
+  }
+
+  /** One of a row's numbers lies in the range: the entries in it (a row may repeat) are the candidates. */
+  private anyInRange(out: Condition[], lists: NumberLists, r: { min?: number; max?: number }) {
+    if (r.min === undefined && r.max === undefined) return;
+    const min = r.min ?? -Infinity;
+    const max = r.max ?? Infinity;
+    const { off, values, sortedValues, sortedRows } = lists;
+    const [start, end] = RollIndex.bounds((k) => sortedValues[k]!, sortedValues.length, r);
+    out.push({
+      check: (row) => {
+        for (let j = off[row]!; j < off[row + 1]!; j++)
+          if (values[j]! >= min && values[j]! <= max) return true;
+        return false;
+      },
+      source: { slices: [{ rows: sortedRows, start, end }], repeats: true },
+    });
   }
 
   /**
@@ -1315,4 +1368,5 @@ export class RollIndex {
   }
 }
 
+/** Every public sort (the registry prepares their orders after a build). */
 export const sortColumns = SORT_COLUMNS;

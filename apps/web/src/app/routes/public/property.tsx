@@ -1,12 +1,15 @@
-import { useDeferredValue, useEffect, useMemo } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { useParams } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
 import { useMunicipality } from '@/features/municipalities/api/get-municipality';
 import { TownHeading } from '@/features/municipalities/components/town-heading';
+import { PropertyParcelsSection } from '@/features/parcels/components/lazy-property-parcels';
 import { useProperty } from '@/features/properties/api/get-property';
 import { payNowHref, PropertyBottomBar } from '@/features/properties/components/property-bottom-bar';
 import { PropertyHeader } from '@/features/properties/components/property-header';
+import { totalDue } from '@/features/properties/utils/total-due';
+import { PrintStamp } from '@/components/ui/print-stamp';
 import {
   AdditionalAssessmentsSection,
   AssessmentSection,
@@ -16,7 +19,7 @@ import {
   SalesSection,
   TaxDetailsSection,
 } from '@/features/properties/components/property-sections';
-import { loadResultPaths } from '@/features/search/utils/search-state';
+import { useResultPosition } from '@/features/search/hooks/use-result-position';
 import { useAlertRedirect } from '@/hooks/use-alert-redirect';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { formatLocation } from '@/utils/format';
@@ -43,13 +46,7 @@ export function Component() {
   useDocumentTitle(p ? formatLocation(p) || `Account ${p.Account}` : 'Property');
 
   // Spec §4: Previous/Next only when the stored results are unexpired and hold this record.
-  const position = useMemo(() => {
-    const list = loadResultPaths(state, city);
-    if (!list) return null;
-    const here = paths.property.getHref(state, city, account).toLowerCase();
-    const index = list.findIndex((x) => x.toLowerCase() === here);
-    return index >= 0 ? { index, paths: list } : null;
-  }, [state, city, account]);
+  const position = useResultPosition(state, city, account, client?.ClientID);
 
   useEffect(() => {
     window.scrollTo({ top: 0 });
@@ -69,10 +66,19 @@ export function Component() {
             <BuildingSection p={p} />
             <AdditionalAssessmentsSection p={p} />
             <TaxDetailsSection p={p} />
+            {client.HasParcelMap ? (
+              <PropertyParcelsSection
+                clientId={client.ClientID}
+                account={p.Account}
+                hrefFor={(a) => paths.property.getHref(state, city, a)}
+              />
+            ) : null}
+            <PrintStamp dataAsOf={p.LastUpdated} />
             <PropertyBottomBar
               searchHref={paths.search.getHref(state, city)}
               position={position}
               payHref={payNowHref(client, p.TotalTaxOutstanding, p.Account)}
+              due={totalDue(p)?.amount}
             />
           </>
         ) : municipality.isError || property.isError ? null : (

@@ -25,7 +25,13 @@ export function Component() {
               <ContactInfoButton clientId={client.ClientID} townName={townName(client)} />
             </TownHeading>
             {/* Keyed by town: nothing of one town's search leaks into another's. */}
-            <SearchScreen key={client.ClientID} clientId={client.ClientID} state={state} city={city} />
+            <SearchScreen
+              key={client.ClientID}
+              clientId={client.ClientID}
+              state={state}
+              city={city}
+              hasParcelMap={client.HasParcelMap === true}
+            />
           </>
         ) : municipality.isError ? null : (
           <>

@@ -11,6 +11,22 @@ describe('safeNext', () => {
     expect(safeNext('https://evil.example/')).toBeNull();
     expect(safeNext(null)).toBeNull();
   });
+
+  it('refuses control characters a browser would drop on the way to another site (issue 37)', () => {
+    const origin = 'https://portal.example';
+    // ?next=/%09/evil.example/ arrives decoded, with a tab: a browser reads it as //evil.example/.
+    expect(safeNext(new URLSearchParams('next=/%09/evil.example/').get('next'), origin)).toBeNull();
+    for (const raw of [
+      '/\t/evil.example/',
+      '/\n/evil.example',
+      '/\r\n/evil.example',
+      '/%09/evil.example/',
+      '/\u202e/x',
+      '/\\/evil.example',
+    ])
+      expect(safeNext(raw, origin), JSON.stringify(raw)).toBeNull();
+    expect(safeNext('/admin/../Maine/Harrison/admin#top', origin)).toBe('/Maine/Harrison/admin#top');
+  });
 });
 
 describe('groupSecret', () => {

@@ -14,6 +14,8 @@ export interface LoginPageProps {
   canUse: (user: User) => boolean;
   /** Where "Return to search" goes. */
   returnHref: string;
+  /** Said above the form, e.g. that the session expired and signing in saves what was typed. */
+  notice?: string;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface LoginPageProps {
  * answers 401 two_factor_required and a second step asks for the code (or a recovery code); the
  * username and password are kept and sent again with it.
  */
-export function LoginPage({ heading, canUse, returnHref }: LoginPageProps) {
+export function LoginPage({ heading, canUse, returnHref, notice }: LoginPageProps) {
   const id = useId();
   const [identity, setIdentity] = useState('');
   const [password, setPassword] = useState('');
@@ -121,7 +123,7 @@ export function LoginPage({ heading, canUse, returnHref }: LoginPageProps) {
   return (
     <main id="main-content" tabIndex={-1} className="grid-container padding-y-6 opp-login">
       <div className="grid-row flex-justify-center">
-        <div className="grid-col-12 tablet:grid-col-8 desktop:grid-col-5">
+        <div className="opp-login__column">
           <h1 className="margin-bottom-1" ref={headingRef} tabIndex={-1}>
             {heading}
           </h1>
@@ -134,6 +136,13 @@ export function LoginPage({ heading, canUse, returnHref }: LoginPageProps) {
               void submit();
             }}
           >
+            {notice ? (
+              <div className="usa-alert usa-alert--info usa-alert--slim margin-top-2">
+                <div className="usa-alert__body">
+                  <p className="usa-alert__text">{notice}</p>
+                </div>
+              </div>
+            ) : null}
             <div role="alert" aria-live="assertive">
               {error ? (
                 <div className="usa-alert usa-alert--error usa-alert--slim margin-top-2">

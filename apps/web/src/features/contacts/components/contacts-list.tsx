@@ -57,7 +57,7 @@ export function ContactsList({ clientId }: { clientId: number }) {
             <p>{all.length === 0 ? 'No contacts yet.' : 'No contact matches the filter.'}</p>
           ) : (
             <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={headingId}>
-              <table className="usa-table usa-table--borderless width-full">
+              <table className="usa-table usa-table--borderless width-full opp-admin-table">
                 <caption className="opp-visually-hidden">Contacts of this municipality</caption>
                 <thead>
                   <tr>
@@ -72,9 +72,11 @@ export function ContactsList({ clientId }: { clientId: number }) {
                 <tbody>
                   {shown.map((c) => (
                     <tr key={c.ContactID}>
-                      <th scope="row">{c.Title}</th>
-                      <td>{c.Telephone}</td>
-                      <td>{c.ContactEmail}</td>
+                      <th scope="row" data-label="Name/Title">
+                        {c.Title}
+                      </th>
+                      <td data-label="Phone Number">{c.Telephone}</td>
+                      <td data-label="Email Address">{c.ContactEmail}</td>
                       <td className="opp-admin-actions">
                         <RowActions
                           name={c.Title}

@@ -3,6 +3,7 @@ import { paths } from '@/config/paths';
 import { logout } from '@/features/auth/api/logout';
 import { LoginPage } from '@/features/auth/components/login-page';
 import { useAuthUser } from '@/features/auth/hooks/use-auth-user';
+import { authStore } from '@/lib/auth-store';
 import { useAdminClient } from '../api/admin-client';
 import { AdminLayout } from './admin-layout';
 
@@ -43,6 +44,11 @@ export function TownAdminGate({ access }: { access: TownAdmin }) {
           heading={townLabel}
           canUse={(u) => canAdministerClient(asActor(u), town.ClientID)}
           returnHref={searchHref}
+          notice={
+            authStore.sessionExpired()
+              ? 'Your session expired; sign in to save. What you typed is kept.'
+              : undefined
+          }
         />
       ) : (
         <main id="main-content" tabIndex={-1} className="opp-admin-main">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { ChevronLeftIcon, ChevronRightIcon, FullscreenIcon, HousePlaceholder } from '@/components/ui/icons';
 import { Modal } from '@/components/ui/modal';
 import { useDialog } from '@/hooks/use-dialog';
@@ -10,10 +10,31 @@ export interface ImageCarouselProps {
   subject: string;
 }
 
-/** Spec §2: the record's photos, one at a time, with a full-screen viewer. */
+/** A horizontal swipe this long (px) moves to the next or previous photo. */
+const SWIPE_PX = 50;
+
+/**
+ * Spec §2: the record's photos, one at a time, with a full-screen viewer: a lightbox showing the photo
+ * as large as the screen allows, with the arrow keys and swipes moving through the photos, Escape
+ * closing it and focus kept inside (the Modal's).
+ */
 export function ImageCarousel({ images, subject }: ImageCarouselProps) {
   const [index, setIndex] = useState(0);
   const { openerRef, open: viewerOpen, show: showViewer, close: closeViewer } = useDialog();
+  const swipeFrom = useRef<number | null>(null);
+  const count = images.length;
+  // Left and right arrows move through the photos wherever focus is inside the open viewer.
+  useEffect(() => {
+    if (!viewerOpen || count < 2) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+      e.preventDefault();
+      const step = e.key === 'ArrowLeft' ? -1 : 1;
+      setIndex((i) => (Math.min(i, count - 1) + step + count) % count);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [viewerOpen, count]);
   if (images.length === 0) {
     return (
       <div className="opp-photos opp-photos--none">
@@ -43,6 +64,16 @@ export function ImageCarousel({ images, subject }: ImageCarouselProps) {
       ) : null}
     </div>
   );
+  const onPointerDown = (e: PointerEvent) => {
+    swipeFrom.current = e.clientX;
+  };
+  const onPointerUp = (e: PointerEvent) => {
+    const from = swipeFrom.current;
+    swipeFrom.current = null;
+    if (from === null || !many) return;
+    if (e.clientX - from > SWIPE_PX) prev();
+    else if (from - e.clientX > SWIPE_PX) next();
+  };
 
   return (
     <div
@@ -65,9 +96,14 @@ export function ImageCarousel({ images, subject }: ImageCarouselProps) {
         </button>
       </div>
       {controls}
-      <Modal open={viewerOpen} onClose={closeViewer} title={alt(at)} size="lg">
-        <div className="opp-viewer">
-          <img className="opp-viewer__img" src={assetUrl(images[at]!)} alt={alt(at)} />
+      <Modal open={viewerOpen} onClose={closeViewer} title={alt(at)} size="full">
+        <div
+          className="opp-lightbox"
+          onPointerDown={onPointerDown}
+          onPointerUp={onPointerUp}
+          onPointerCancel={() => (swipeFrom.current = null)}
+        >
+          <img className="opp-lightbox__img" src={assetUrl(images[at]!)} alt={alt(at)} draggable={false} />
           {controls}
         </div>
       </Modal>

@@ -18,18 +18,29 @@ describe('Pay Now (spec §4)', () => {
 describe('record bottom bar', () => {
   afterEach(cleanup);
   const paths = ['/Maine/Harrison/1', '/Maine/Harrison/2', '/Maine/Harrison/3'];
-  const renderBar = (index: number | null, payHref: string | null = null) =>
+  // Record `index` of a page of three, on page 2 of a 103-result search (so numbers run 4..6).
+  const renderBar = (index: number | null, payHref: string | null = null, due?: string) =>
     render(
       <MemoryRouter>
         <PropertyBottomBar
           searchHref="/Maine/Harrison/search"
-          position={index === null ? null : { index, paths }}
+          position={
+            index === null
+              ? null
+              : {
+                  number: 3 + index + 1,
+                  total: 1_003,
+                  previous: index > 0 ? { href: paths[index - 1]! } : null,
+                  next: index < 2 ? { href: paths[index + 1]! } : null,
+                }
+          }
           payHref={payHref}
+          due={due}
         />
       </MemoryRouter>,
     );
 
-  it('shows Previous/Next and n/total from the stored results', () => {
+  it('shows Previous/Next and "n of N" for the whole result set', () => {
     renderBar(1);
     expect(screen.getByRole('link', { name: 'Previous property' }).getAttribute('href')).toBe(
       '/Maine/Harrison/1',
@@ -37,7 +48,7 @@ describe('record bottom bar', () => {
     expect(screen.getByRole('link', { name: 'Next property' }).getAttribute('href')).toBe(
       '/Maine/Harrison/3',
     );
-    expect(screen.getByText('2/3')).toBeTruthy();
+    expect(screen.getByText('5 of 1,003')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Return to search' }).getAttribute('href')).toBe(
       '/Maine/Harrison/search',
     );
@@ -52,10 +63,11 @@ describe('record bottom bar', () => {
     expect(screen.queryByRole('link', { name: 'Next property' })).toBeNull();
   });
 
-  it('hides the navigation without stored results, and shows Pay Now in a new tab when given', () => {
-    renderBar(null, 'https://pay.example/1');
-    expect(screen.queryByText(/\/3/)).toBeNull();
+  it('hides the navigation without stored results, and shows Pay Now with the amount due in a new tab', () => {
+    renderBar(null, 'https://pay.example/1', '$1,234.56');
+    expect(screen.queryByText(/ of /)).toBeNull();
     const pay = screen.getByRole('link', { name: /Pay Now/ });
+    expect(pay.textContent).toContain('$1,234.56 due');
     expect(pay.getAttribute('href')).toBe('https://pay.example/1');
     expect(pay.getAttribute('target')).toBe('_blank');
   });

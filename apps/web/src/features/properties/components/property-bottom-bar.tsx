@@ -1,13 +1,17 @@
 import { Link } from 'react-router';
 import { ChevronLeftIcon, ChevronRightIcon, PrintIcon } from '@/components/ui/icons';
+import type { ResultPosition } from '@/features/search/hooks/use-result-position';
+import { formatCount } from '@/utils/format';
 import { paymentUrl } from '@/utils/links';
 
 export interface PropertyBottomBarProps {
   searchHref: string;
-  /** From the stored results list; null hides Previous/Next (spec §4). */
-  position: { index: number; paths: string[] } | null;
+  /** Where the record sits in the stored search's whole result set; null hides Previous/Next (spec §4). */
+  position: ResultPosition | null;
   /** Null hides Pay Now. */
   payHref: string | null;
+  /** The amount Pay Now settles ("$1,234.56"), said on the button. */
+  due?: string;
 }
 
 /** Pay Now only when the town allows it and tax is outstanding (spec §4). */
@@ -20,11 +24,10 @@ export function payNowHref(
   return paymentUrl(client.PaymentLink, account);
 }
 
-/** Spec §2 bottom bar: Return to search, Previous/Next with n/total, the print hint, Pay Now. */
-export function PropertyBottomBar({ searchHref, position, payHref }: PropertyBottomBarProps) {
-  const prev = position && position.index > 0 ? position.paths[position.index - 1] : null;
-  const next =
-    position && position.index < position.paths.length - 1 ? position.paths[position.index + 1] : null;
+/** Spec §2 bottom bar: Return to search, Previous/Next with "n of N", the print hint, Pay Now. */
+export function PropertyBottomBar({ searchHref, position, payHref, due }: PropertyBottomBarProps) {
+  const prev = position?.previous ?? null;
+  const next = position?.next ?? null;
   return (
     <nav className="opp-bottombar opp-no-print" aria-label="Record navigation">
       <div className="opp-bottombar__inner">
@@ -36,7 +39,8 @@ export function PropertyBottomBar({ searchHref, position, payHref }: PropertyBot
             {prev ? (
               <Link
                 className="usa-button usa-button--outline opp-bottombar__btn"
-                to={prev}
+                to={prev.href}
+                onClick={prev.onFollow}
                 aria-label="Previous property"
               >
                 <ChevronLeftIcon size={20} /> <span className="opp-bottombar__label">Previous</span>
@@ -51,12 +55,13 @@ export function PropertyBottomBar({ searchHref, position, payHref }: PropertyBot
             )}
             <span className="opp-bottombar__pos">
               <span className="opp-visually-hidden">Result </span>
-              {position.index + 1}/{position.paths.length}
+              {formatCount(position.number)} of {formatCount(position.total)}
             </span>
             {next ? (
               <Link
                 className="usa-button usa-button--outline opp-bottombar__btn"
-                to={next}
+                to={next.href}
+                onClick={next.onFollow}
                 aria-label="Next property"
               >
                 <span className="opp-bottombar__label">Next</span> <ChevronRightIcon size={20} />
@@ -81,7 +86,8 @@ export function PropertyBottomBar({ searchHref, position, payHref }: PropertyBot
             target="_blank"
             rel="noopener noreferrer"
           >
-            Pay Now<span className="opp-visually-hidden"> (opens in a new tab)</span>
+            Pay Now{due ? <span className="opp-paynow__due">{due} due</span> : null}
+            <span className="opp-visually-hidden"> (opens in a new tab)</span>
           </a>
         ) : null}
       </div>

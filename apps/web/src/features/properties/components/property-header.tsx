@@ -1,7 +1,8 @@
 import { MapIcon } from '@/components/ui/icons';
-import { formatDateTime, formatLocation } from '@/utils/format';
+import { formatDate, formatLocation } from '@/utils/format';
 import { externalUrl } from '@/utils/links';
 import type { PropertyDetail } from '../api/get-property';
+import { totalDue } from '../utils/total-due';
 import { ImageCarousel } from './image-carousel';
 
 /**
@@ -14,6 +15,7 @@ export function PropertyHeader({ p }: { p: PropertyDetail }) {
   const address = formatLocation(p) || `Account ${p.Account}`;
   const gis = externalUrl(p.GISLink);
   const bookPage = [p.Book, p.Page].filter(Boolean).join(' / ');
+  const due = totalDue(p);
   return (
     <div className="opp-record-head">
       <div className="opp-record-head__main">
@@ -26,6 +28,12 @@ export function PropertyHeader({ p }: { p: PropertyDetail }) {
             </a>
           ) : null}
         </div>
+        {due ? (
+          <p className="opp-due">
+            Total due <strong>{due.amount}</strong>
+            {due.asOf ? ` as of ${due.asOf}` : ''}
+          </p>
+        ) : null}
         {p.Owners.length > 0 ? (
           <div className="opp-owners">
             <h2 className="opp-visually-hidden">Owners</h2>
@@ -64,10 +72,10 @@ export function PropertyHeader({ p }: { p: PropertyDetail }) {
           </div>
           <div>
             <dt>Last Updated</dt>
-            <dd>{formatDateTime(p.DateUpdated)}</dd>
+            <dd>{formatDate(p.DateUpdated)}</dd>
           </div>
         </dl>
-        {p.LastUpdated ? <p className="opp-asof">Data as of {formatDateTime(p.LastUpdated)}</p> : null}
+        {p.LastUpdated ? <p className="opp-asof">Data as of {formatDate(p.LastUpdated)}</p> : null}
       </div>
       <ImageCarousel images={p.Images} subject={address} />
     </div>

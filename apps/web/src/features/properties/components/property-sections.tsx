@@ -1,7 +1,15 @@
 import { useId, useState } from 'react';
 import { DataTable, FieldList, type Column } from '@/components/ui/data-table';
-import { formatMoney, formatNumber, formatPercent, formatSaleDate, formatTaxRate } from '@/utils/format';
+import {
+  formatAcres,
+  formatDate,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatTaxRate,
+} from '@/utils/format';
 import type { PropertyDetail } from '../api/get-property';
+import { taxesAsOf } from '../utils/total-due';
 import { PropertySection } from './property-section';
 
 type P = PropertyDetail;
@@ -77,7 +85,7 @@ export function AssessmentSection({ p }: { p: P }) {
 }
 
 const saleColumns: Column<Row<'Sales'>>[] = [
-  { key: 'date', label: 'Sale Date', render: (s) => formatSaleDate(s.SaleDate) },
+  { key: 'date', label: 'Sale Date', render: (s) => formatDate(s.SaleDate) },
   { key: 'price', label: 'Sale Price', render: (s) => formatMoney(s.SalePrice), numeric: true },
   { key: 'book', label: 'Book', render: (s) => s.Book },
   { key: 'page', label: 'Page', render: (s) => s.Page },
@@ -109,7 +117,7 @@ export function PropertyInfoSection({ p }: { p: P }) {
       label: 'Utilities',
       value: [p.UtilitiesDescription1, p.UtilitiesDescription2].filter(Boolean).join(', '),
     },
-    { label: 'Total Acres', value: formatNumber(p.TotalAcres) },
+    { label: 'Total Acres', value: formatAcres(p.TotalAcres) },
   ];
   return (
     <PropertySection id="property" title="Property" empty={!fields.some((f) => has(f.value))}>
@@ -312,17 +320,14 @@ const taxColumns: Column<Row<'Taxes'>>[] = [
 
 /** Spec §2 Tax Details: the effective date shows as "As Of" in the heading (the latest one given). */
 export function TaxDetailsSection({ p }: { p: P }) {
-  const effective = p.Taxes.map((t) => t.EffectiveDate)
-    .filter((d): d is string => !!d)
-    .sort()
-    .at(-1);
+  const effective = taxesAsOf(p);
   const rows = [...p.Taxes].sort((a, b) => b.TaxYear - a.TaxYear);
   return (
     <PropertySection
       id="taxes"
       title="Tax Details"
       empty={p.Taxes.length === 0}
-      note={effective ? `(As Of ${formatSaleDate(effective)})` : undefined}
+      note={effective ? `(As Of ${formatDate(effective)})` : undefined}
     >
       <DataTable caption="Tax details" columns={taxColumns} rows={rows} className="opp-table--wide" />
     </PropertySection>

@@ -9,6 +9,9 @@ export interface ProviderAdminInput {
   Email: string;
   /** Sent only when non-empty: an edit without a password keeps the old one. */
   Password: string;
+  /** Changing your own password or email: your current password, and a code when two-factor is on. */
+  CurrentPassword?: string;
+  Code?: string;
 }
 
 /** POST /api/user to create, PUT /api/user/{id} to change; always a provider admin (RoleID 1, no client). */
@@ -20,6 +23,8 @@ export const saveProviderAdmin = (input: ProviderAdminInput) => {
     RoleID: Role.Provider,
     Manages: null,
     ...(input.Password ? { Password: input.Password } : {}),
+    ...(input.CurrentPassword ? { CurrentPassword: input.CurrentPassword } : {}),
+    ...(input.Code ? { Code: input.Code } : {}),
   };
   return input.UserId === null
     ? api<User>('POST', '/api/user', { body })

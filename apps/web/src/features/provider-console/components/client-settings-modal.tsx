@@ -14,11 +14,12 @@ import {
   type ClientFormErrors,
   type ClientFormValues,
 } from '../utils/client-form';
-import { formatCount } from '../utils/format';
+import { formatCount } from '@/utils/format';
 import { ClientContacts } from './client-contacts';
 import { ClientForm } from './client-form';
 import { FormAlert } from './form-alert';
 import { ImportHistory } from './import-history';
+import { ParcelLayerUpload } from './parcel-layer-upload';
 import { RollPublisher } from './roll-publisher';
 import { TrashIcon } from './trash-icon';
 
@@ -144,6 +145,7 @@ function SettingsBody({
       <ClientContacts clientId={client.ClientID} />
       <RollPublisher client={client} />
       <ImportHistory clientId={client.ClientID} />
+      <ParcelLayerUpload client={client} />
 
       <Modal
         open={confirming}

@@ -2,7 +2,7 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { MODAL_EXIT_MS } from '@/components/ui/modal';
 import { stateAbbreviation, type PublicClient } from '@opp/contracts';
 import { useClients } from '../api/get-clients';
-import { formatCount, formatDate } from '../utils/format';
+import { formatCount, formatDate } from '@/utils/format';
 import { ClientCreateModal } from './client-create-modal';
 import { ClientSettingsModal } from './client-settings-modal';
 
@@ -53,7 +53,7 @@ export function ClientsPanel() {
         </label>
         <input
           id={`${id}-filter`}
-          className="usa-input"
+          className="usa-input opp-filter-input"
           type="search"
           value={filter}
           placeholder="City, state or ID"

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { ImportRunDto } from '@opp/contracts';
 import { useRollRuns } from '../api/get-roll-runs';
-import { formatCount, formatWhen } from '../utils/format';
+import { formatCount, formatDateAndTime } from '@/utils/format';
 
 function outcome(run: ImportRunDto): string {
   switch (run.Status) {
@@ -45,7 +45,7 @@ export function ImportHistory({ clientId }: { clientId: number }) {
               {runs.data.map((r) => (
                 <tr key={r.RunID}>
                   <td>
-                    {formatWhen(r.StartedAt)}
+                    {formatDateAndTime(r.StartedAt)}
                     <br />
                     <span className="text-base-dark">{r.Actor}</span>
                   </td>

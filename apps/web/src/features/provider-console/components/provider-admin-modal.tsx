@@ -12,12 +12,20 @@ interface Values {
   Email: string;
   Password: string;
   Confirm: string;
+  CurrentPassword: string;
+  Code: string;
 }
 type Errors = Partial<Record<keyof Values, string>>;
 
-const empty: Values = { Username: '', Email: '', Password: '', Confirm: '' };
+const empty: Values = { Username: '', Email: '', Password: '', Confirm: '', CurrentPassword: '', Code: '' };
 /** Server field names → this form's inputs. */
-const FIELD_OF: Record<string, keyof Values> = { Username: 'Username', Email: 'Email', Password: 'Password' };
+const FIELD_OF: Record<string, keyof Values> = {
+  Username: 'Username',
+  Email: 'Email',
+  Password: 'Password',
+  CurrentPassword: 'CurrentPassword',
+  Code: 'Code',
+};
 
 export interface ProviderAdminModalProps {
   open: boolean;
@@ -37,11 +45,13 @@ export function ProviderAdminModal({ open, admin, providerName, onClose }: Provi
   const [attempt, setAttempt] = useState(0);
   const save = useSaveProviderAdmin();
   const editing = admin !== null;
+  // Your own password or email changes only with your current password (and code): issue 37.
+  const self = editing && admin.UserId === authStore.getUser()?.UserId;
 
   // Each opening starts from the chosen admin (or a blank form).
   useEffect(() => {
     if (!open) return;
-    setValues(admin ? { Username: admin.Username, Email: admin.Email, Password: '', Confirm: '' } : empty);
+    setValues(admin ? { ...empty, Username: admin.Username, Email: admin.Email } : empty);
     setErrors({});
     setProblem(null);
   }, [open, admin]);
@@ -67,6 +77,7 @@ export function ProviderAdminModal({ open, admin, providerName, onClose }: Provi
         Username: values.Username,
         Email: values.Email,
         Password: values.Password,
+        ...(self ? { CurrentPassword: values.CurrentPassword, Code: values.Code } : {}),
       },
       {
         onSuccess: (saved) => {
@@ -162,6 +173,18 @@ export function ProviderAdminModal({ open, admin, providerName, onClose }: Provi
             : 'At least 12 characters.',
         )}
         {field('Confirm', 'Confirm Password', 'password', 'new-password')}
+        {self
+          ? field(
+              'CurrentPassword',
+              'Current Password',
+              'password',
+              'current-password',
+              'Needed to change your own password or email.',
+            )
+          : null}
+        {self && admin.TwoFactorEnabled
+          ? field('Code', 'Authenticator Code', 'text', 'one-time-code', 'Or one of your recovery codes.')
+          : null}
       </form>
     </Modal>
   );

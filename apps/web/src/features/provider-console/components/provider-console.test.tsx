@@ -147,7 +147,7 @@ describe('who sees the console', () => {
 });
 
 describe('client list', () => {
-  it('lists Client, ID, Parcels and Date Last Updated (en-US), sorted by City, and filters', async () => {
+  it('lists Client, ID, Parcels and Date Last Updated (en-US, MM/DD/YYYY), sorted by City, and filters', async () => {
     baseApi();
     signInAs(provider);
     renderConsole();
@@ -164,7 +164,13 @@ describe('client list', () => {
     ]);
     expect(within(rows[0]!).getByText('12,345')).toBeTruthy();
     expect(
-      within(rows[0]!).getByText(new Date('2025-03-14T15:00:00.000Z').toLocaleDateString('en-US')),
+      within(rows[0]!).getByText(
+        new Date('2025-03-14T15:00:00.000Z').toLocaleDateString('en-US', {
+          month: '2-digit',
+          day: '2-digit',
+          year: 'numeric',
+        }),
+      ),
     ).toBeTruthy();
     expect(within(rows[0]!).getByRole('button', { name: 'Edit Augusta, Maine' })).toBeTruthy();
 
@@ -448,5 +454,44 @@ describe('provider administrators', () => {
     expect(await within(dialog).findByText('Password must be at least 12 characters')).toBeTruthy();
     expect(within(dialog).getByLabelText('New Password').getAttribute('aria-invalid')).toBe('true');
     expect(await screen.findByText('An error occured')).toBeTruthy();
+  });
+
+  it('asks for your current password and code when you edit yourself, and shows their refusal (issue 37)', async () => {
+    const me: User = { ...provider, TwoFactorEnabled: true };
+    const api = baseApi({
+      'GET /api/user/1': () => ({ status: 200, body: me }),
+      'GET /api/users/role/1': () => ({ status: 200, body: [me] }),
+      'PUT /api/user/1': () => ({
+        status: 400,
+        body: errorBody(400, 'validation_failed', 'CurrentPassword: your current password was not accepted', [
+          { field: 'CurrentPassword', message: 'your current password was not accepted' },
+        ]),
+      }),
+    });
+    signInAs(me);
+    renderConsole();
+    await user().click(await screen.findByRole('button', { name: `Edit ${me.Username}` }));
+    const dialog = await screen.findByRole('dialog', { name: `${PROVIDER_NAME} Admin` });
+    await user().clear(within(dialog).getByLabelText('Email'));
+    await user().type(within(dialog).getByLabelText('Email'), 'new@provider.test');
+    await user().type(within(dialog).getByLabelText('Current Password'), 'wrong password');
+    await user().type(within(dialog).getByLabelText('Authenticator Code'), '123456');
+    await user().click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await within(dialog).findByText('your current password was not accepted')).toBeTruthy();
+    expect(api.calls.find((c) => c.method === 'PUT')!.body).toMatchObject({
+      Email: 'new@provider.test',
+      CurrentPassword: 'wrong password',
+      Code: '123456',
+    });
+  });
+
+  it('does not ask for a current password when you edit someone else', async () => {
+    baseApi();
+    signInAs(provider);
+    renderConsole();
+    await user().click(await screen.findByRole('button', { name: 'Edit Mike' }));
+    const dialog = await screen.findByRole('dialog', { name: `${PROVIDER_NAME} Admin` });
+    expect(within(dialog).queryByLabelText('Current Password')).toBeNull();
+    expect(within(dialog).queryByLabelText('Authenticator Code')).toBeNull();
   });
 });

@@ -150,7 +150,13 @@ describe('Publish roll', () => {
     const table = screen.getByRole('table', { name: /Clients, sorted by City/, hidden: true });
     await waitFor(() => expect(within(table).getByText('4')).toBeTruthy());
     expect(
-      within(table).getByText(new Date('2025-06-01T12:00:00.000Z').toLocaleDateString('en-US')),
+      within(table).getByText(
+        new Date('2025-06-01T12:00:00.000Z').toLocaleDateString('en-US', {
+          month: '2-digit',
+          day: '2-digit',
+          year: 'numeric',
+        }),
+      ),
     ).toBeTruthy();
   }, 20_000);
 

@@ -11,7 +11,7 @@ import { ApiError } from '@/lib/api-client';
 import { publishRoll, type UploadProgress } from '../api/publish-roll';
 import { useRollRun, useRollRuns } from '../api/get-roll-runs';
 import { providerKeys } from '../api/query-keys';
-import { formatCount } from '../utils/format';
+import { formatCount } from '@/utils/format';
 
 const MAX_SIZE_TEXT = `${Math.round(ROLL_MAX_BYTES / 1024 ** 3)} GB`;
 

@@ -1,28 +1,51 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { Modal } from '@/components/ui/modal';
-import { numbersOnly } from '@/utils/paging';
 import { useLandBuilding } from '../api/get-land-building';
-import type { FilterForm, Ownership } from '../utils/search-state';
+import { numberError, rangeError, type NumberRule } from '../utils/filter-input';
+import {
+  DEFAULT_SORT,
+  EMPTY_FILTERS,
+  SORT_CHOICES,
+  type FilterForm,
+  type Ownership,
+  type SortState,
+} from '../utils/search-state';
+
+const MONEY: NumberRule = { example: '250,000' };
+const ACRES: NumberRule = { example: '2.5' };
+const SQFT: NumberRule = { example: '1,500' };
+const BEDS: NumberRule = { whole: true, example: '3' };
+const BATHS: NumberRule = { example: '2.5' };
+const YEAR: NumberRule = { whole: true, example: '1950' };
 
 export interface AdvancedSearchModalProps {
   clientId: number;
   open: boolean;
   filters: FilterForm;
+  sort: SortState;
   onClose: () => void;
   /** Closes the modal and runs the search on page 1 (spec §2). */
-  onApply: (filters: FilterForm) => void;
+  onApply: (filters: FilterForm, sort: SortState) => void;
 }
 
 /**
  * Spec §2 Advanced Search: Sale Data (price range, numbers only; date range, date pickers), Land (area
  * range as free text, land type checkboxes), Building (area range, style checkboxes, bedrooms and
- * bathrooms as numbers, ownership), and Search. Closes on the backdrop, Escape or ×.
+ * bathrooms as numbers, ownership, the years built), the sort (any of the results' columns, or year
+ * built, which has none), and Search. Closes on the backdrop, Escape or ×.
  */
-export function AdvancedSearchModal({ clientId, open, filters, onClose, onApply }: AdvancedSearchModalProps) {
+export function AdvancedSearchModal({
+  clientId,
+  open,
+  filters,
+  sort,
+  onClose,
+  onApply,
+}: AdvancedSearchModalProps) {
   return (
     <Modal open={open} onClose={onClose} title="Advanced Search" size="lg">
       {/* The modal unmounts its body after closing, so each opening starts from the current filters. */}
-      <AdvancedSearchForm clientId={clientId} initial={filters} onApply={onApply} />
+      <AdvancedSearchForm clientId={clientId} initial={filters} initialSort={sort} onApply={onApply} />
     </Modal>
   );
 }
@@ -30,14 +53,18 @@ export function AdvancedSearchModal({ clientId, open, filters, onClose, onApply 
 function AdvancedSearchForm({
   clientId,
   initial,
+  initialSort,
   onApply,
 }: {
   clientId: number;
   initial: FilterForm;
-  onApply: (f: FilterForm) => void;
+  initialSort: SortState;
+  onApply: (f: FilterForm, sort: SortState) => void;
 }) {
   const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
   const [f, setF] = useState<FilterForm>(initial);
+  const [sort, setSort] = useState<SortState>(initialSort);
   const options = useLandBuilding(clientId, true);
   const set = <K extends keyof FilterForm>(key: K, value: FilterForm[K]) =>
     setF((prev) => ({ ...prev, [key]: value }));
@@ -48,30 +75,31 @@ function AdvancedSearchForm({
       return { ...prev, [key]: next };
     });
 
-  const numberField = (key: keyof FilterForm, label: string, decimal = true) => (
-    <Field id={`${id}-${key}`} label={label}>
-      <input
-        id={`${id}-${key}`}
-        className="usa-input"
-        inputMode={decimal ? 'decimal' : 'numeric'}
-        autoComplete="off"
-        value={f[key] as string}
-        onChange={(e) => set(key, numbersOnly(e.target.value, decimal) as FilterForm[typeof key])}
-      />
-    </Field>
-  );
-  const textField = (key: keyof FilterForm, label: string) => (
-    <Field id={`${id}-${key}`} label={label}>
-      <input
-        id={`${id}-${key}`}
-        className="usa-input"
-        autoComplete="off"
-        maxLength={30}
-        value={f[key] as string}
-        onChange={(e) => set(key, e.target.value as FilterForm[typeof key])}
-      />
-    </Field>
-  );
+  /*
+   * Every typed number is checked as it is typed: the message says what is accepted, and Search stays
+   * put until it is fixed (nothing is rewritten into another number, nothing unreadable is sent).
+   */
+  const errorOf = (key: keyof FilterForm, rule: NumberRule, from?: keyof FilterForm): string | null =>
+    numberError(f[key] as string, rule) ?? (from ? rangeError(f[from] as string, f[key] as string) : null);
+  const numberField = (key: keyof FilterForm, label: string, rule: NumberRule, from?: keyof FilterForm) => {
+    const error = errorOf(key, rule, from);
+    const fieldId = `${id}-${key}`;
+    return (
+      <Field id={fieldId} label={label} error={error}>
+        <input
+          id={fieldId}
+          className={`usa-input${error ? ' usa-input--error' : ''}`}
+          inputMode={rule.whole ? 'numeric' : 'decimal'}
+          autoComplete="off"
+          maxLength={30}
+          value={f[key] as string}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${fieldId}-error` : undefined}
+          onChange={(e) => set(key, e.target.value as FilterForm[typeof key])}
+        />
+      </Field>
+    );
+  };
   const dateField = (key: 'saleDateFrom' | 'saleDateTo', label: string) => (
     <Field id={`${id}-${key}`} label={label} hint="mm/dd/yyyy">
       <input
@@ -91,17 +119,21 @@ function AdvancedSearchForm({
 
   return (
     <form
+      ref={formRef}
       className="opp-advanced"
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        onApply(f);
+        const invalid = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+        if (invalid) invalid.focus();
+        else onApply(f, sort);
       }}
     >
       <fieldset className="usa-fieldset opp-advanced__section">
         <legend className="usa-legend opp-advanced__legend">Sale Data</legend>
         <div className="opp-advanced__pair">
-          {numberField('salePriceMin', 'Sale price from ($)')}
-          {numberField('salePriceMax', 'Sale price to ($)')}
+          {numberField('salePriceMin', 'Sale price from ($)', MONEY)}
+          {numberField('salePriceMax', 'Sale price to ($)', MONEY, 'salePriceMin')}
         </div>
         <div className="opp-advanced__pair">
           {dateField('saleDateFrom', 'Sale date from')}
@@ -112,8 +144,8 @@ function AdvancedSearchForm({
       <fieldset className="usa-fieldset opp-advanced__section">
         <legend className="usa-legend opp-advanced__legend">Land</legend>
         <div className="opp-advanced__pair">
-          {textField('landAreaMin', 'Land area from (acres)')}
-          {textField('landAreaMax', 'Land area to (acres)')}
+          {numberField('landAreaMin', 'Land area from (acres)', ACRES)}
+          {numberField('landAreaMax', 'Land area to (acres)', ACRES, 'landAreaMin')}
         </div>
         <CheckboxGroup
           id={`${id}-landType`}
@@ -129,8 +161,8 @@ function AdvancedSearchForm({
       <fieldset className="usa-fieldset opp-advanced__section">
         <legend className="usa-legend opp-advanced__legend">Building</legend>
         <div className="opp-advanced__pair">
-          {textField('buildingAreaMin', 'Building area from (sq ft)')}
-          {textField('buildingAreaMax', 'Building area to (sq ft)')}
+          {numberField('buildingAreaMin', 'Building area from (sq ft)', SQFT)}
+          {numberField('buildingAreaMax', 'Building area to (sq ft)', SQFT, 'buildingAreaMin')}
         </div>
         <CheckboxGroup
           id={`${id}-style`}
@@ -142,8 +174,12 @@ function AdvancedSearchForm({
           failed={options.isError}
         />
         <div className="opp-advanced__pair">
-          {numberField('bedrooms', 'Bedrooms (at least)', false)}
-          {numberField('bathrooms', 'Bathrooms (at least)')}
+          {numberField('bedrooms', 'Bedrooms (at least)', BEDS)}
+          {numberField('bathrooms', 'Bathrooms (at least)', BATHS)}
+        </div>
+        <div className="opp-advanced__pair">
+          {numberField('yearBuiltMin', 'Year built from', YEAR)}
+          {numberField('yearBuiltMax', 'Year built to', YEAR, 'yearBuiltMin')}
         </div>
         <CheckboxGroup
           id={`${id}-own`}
@@ -155,7 +191,49 @@ function AdvancedSearchForm({
         />
       </fieldset>
 
+      <fieldset className="usa-fieldset opp-advanced__section">
+        <legend className="usa-legend opp-advanced__legend">Sort</legend>
+        <div className="opp-advanced__pair">
+          <Field id={`${id}-sortby`} label="Sort by">
+            <select
+              id={`${id}-sortby`}
+              className="usa-select"
+              value={sort.sortby}
+              onChange={(e) => setSort({ ...sort, sortby: e.target.value as SortState['sortby'] })}
+            >
+              {SORT_CHOICES.map(({ column, label }) => (
+                <option key={column} value={column}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id={`${id}-order`} label="Order">
+            <select
+              id={`${id}-order`}
+              className="usa-select"
+              value={sort.descending ? 'descending' : 'ascending'}
+              onChange={(e) => setSort({ ...sort, descending: e.target.value === 'descending' })}
+            >
+              <option value="ascending">Lowest, oldest or A first</option>
+              <option value="descending">Highest, newest or Z first</option>
+            </select>
+          </Field>
+        </div>
+      </fieldset>
+
+      {/* Kept in view at the dialog's bottom edge however far the form scrolls (styles/public.css). */}
       <div className="opp-advanced__footer">
+        <button
+          type="button"
+          className="usa-button usa-button--outline"
+          onClick={() => {
+            setF(EMPTY_FILTERS);
+            setSort(DEFAULT_SORT);
+          }}
+        >
+          Reset
+        </button>
         <button type="submit" className="usa-button">
           Search
         </button>
@@ -168,19 +246,26 @@ function Field({
   id,
   label,
   hint,
+  error,
   children,
 }: {
   id: string;
   label: string;
   hint?: string;
+  error?: string | null;
   children: ReactNode;
 }) {
   return (
-    <div className="opp-advanced__field">
-      <label className="usa-label" htmlFor={id}>
+    <div className={`opp-advanced__field${error ? ' usa-form-group--error' : ''}`}>
+      <label className={`usa-label${error ? ' usa-label--error' : ''}`} htmlFor={id}>
         {label}
         {hint ? <span className="opp-visually-hidden"> ({hint})</span> : null}
       </label>
+      {error ? (
+        <span className="usa-error-message" id={`${id}-error`} role="alert">
+          {error}
+        </span>
+      ) : null}
       {children}
     </div>
   );

@@ -43,10 +43,18 @@ describe('page bar (spec §2, §5)', () => {
     expect(onPage).toHaveBeenCalledWith(3);
   });
 
-  it('accepts digits only in the page field', async () => {
-    render(<PageBar page={1} pages={30} onPage={vi.fn()} />);
+  it('reverts a negative or non-numeric page instead of reading its digits', async () => {
+    const onPage = vi.fn();
+    render(<PageBar page={1} pages={30} onPage={onPage} />);
     await userEvent.clear(input());
-    await userEvent.type(input(), '1a-2');
-    expect(input().value).toBe('12');
+    await userEvent.type(input(), '-3{Enter}');
+    expect(input().value).toBe('1');
+    await userEvent.clear(input());
+    await userEvent.type(input(), '1a2{Enter}');
+    expect(input().value).toBe('1');
+    expect(onPage).not.toHaveBeenCalled();
+    await userEvent.clear(input());
+    await userEvent.type(input(), '12{Enter}');
+    expect(onPage).toHaveBeenCalledWith(12);
   });
 });

@@ -63,8 +63,10 @@ export function PageBar({ page, pages, onPage }: PageBarProps) {
           className="usa-input opp-pagebar__input"
           inputMode="numeric"
           autoComplete="off"
+          maxLength={12}
           value={draft}
-          onChange={(e) => setDraft(e.target.value.replace(/[^0-9]/g, ''))}
+          // Kept as typed: a page is parsed on Enter or leaving the box, and anything else reverts.
+          onChange={(e) => setDraft(e.target.value)}
           onBlur={commit}
           onKeyDown={(e) => {
             if (e.key === 'Enter') {

@@ -1,13 +1,21 @@
 import type { PropertySummary } from '@opp/contracts';
 import { HousePlaceholder } from '@/components/ui/icons';
-import { buildingPlusLand, formatLocation, formatMoney, formatNumber, formatSaleDate } from '@/utils/format';
+import { buildingPlusLand, formatAcres, formatDate, formatLocation, formatMoney } from '@/utils/format';
 import { assetUrl } from '@/utils/links';
+
+const named = (p: PropertySummary) => p.Owners.filter((o) => o.OwnerName.trim());
 
 /** Spec §2: the first two owners. */
 export const ownerNames = (p: PropertySummary) =>
-  p.Owners.slice(0, 2)
-    .map((o) => o.OwnerName)
-    .filter(Boolean);
+  named(p)
+    .slice(0, 2)
+    .map((o) => o.OwnerName);
+
+/** "+1 more" when the record lists owners beyond the two shown; '' otherwise. */
+export const moreOwnersText = (p: PropertySummary) => {
+  const more = named(p).length - 2;
+  return more > 0 ? `+${more} more` : '';
+};
 
 /** Spec §2: Last Sale Price only when above 0. */
 export const salePriceText = (p: PropertySummary) =>
@@ -15,8 +23,8 @@ export const salePriceText = (p: PropertySummary) =>
 
 export const buildingLandText = (p: PropertySummary) =>
   formatMoney(buildingPlusLand(p.TotalBuildingValue, p.LandValue));
-export const acresText = (p: PropertySummary) => formatNumber(p.TotalAcres);
-export const saleDateText = (p: PropertySummary) => formatSaleDate(p.SaleDate);
+export const acresText = (p: PropertySummary) => formatAcres(p.TotalAcres);
+export const saleDateText = (p: PropertySummary) => formatDate(p.SaleDate);
 export const locationText = (p: PropertySummary) => formatLocation(p);
 
 /** The result's photo, or the default house image when it has none. */

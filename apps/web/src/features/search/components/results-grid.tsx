@@ -4,6 +4,7 @@ import {
   acresText,
   buildingLandText,
   locationText,
+  moreOwnersText,
   ownerNames,
   ResultThumbnail,
   saleDateText,
@@ -47,6 +48,9 @@ export function ResultsGrid({
                         {o}
                       </span>
                     ))}
+                    {moreOwnersText(p) ? (
+                      <span className="display-block opp-more">{moreOwnersText(p)}</span>
+                    ) : null}
                   </dd>
                 </div>
                 <div>

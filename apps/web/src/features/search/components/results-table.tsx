@@ -1,11 +1,13 @@
 import type { PropertySummary, SortColumn } from '@opp/contracts';
 import { Link, useNavigate } from 'react-router';
+import { ScrollRegion } from '@/components/ui/scroll-region';
 import { useFirstRowsFirst } from '../hooks/use-first-rows-first';
 import { SORT_OPTIONS, type SortState } from '../utils/search-state';
 import {
   acresText,
   buildingLandText,
   locationText,
+  moreOwnersText,
   ownerNames,
   ResultThumbnail,
   saleDateText,
@@ -22,88 +24,98 @@ export interface ResultsViewProps {
 
 /**
  * List view (the default): a real table with sortable column headers that announce their state
- * (aria-sort). Under 768 px the rows stack into labelled cards (styles/public.css).
+ * (aria-sort). Under 768 px the rows stack into compact labelled cards (styles/public.css); above, the
+ * headers wrap between words and a table still too wide scrolls inside its own region.
  */
 export function ResultsTable({ results, sort, onSort, hrefFor }: ResultsViewProps) {
   const navigate = useNavigate();
   const rows = useFirstRowsFirst(results);
   const activeLabel = SORT_OPTIONS.find((o) => o.column === sort.sortby)?.label ?? sort.sortby;
   return (
-    <table className="usa-table usa-table--borderless opp-results-table">
-      <caption className="opp-visually-hidden">
-        Search results. {sortDescription(sort, activeLabel)}. Column headers are buttons that change the sort.
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col" className="opp-results-table__photo">
-            <span className="opp-visually-hidden">Photo</span>
-          </th>
-          {SORT_OPTIONS.map(({ column, label }) => {
-            const active = sort.sortby === column;
+    <ScrollRegion label="Search results">
+      <table className="usa-table usa-table--borderless opp-results-table">
+        <caption className="opp-visually-hidden">
+          Search results. {sortDescription(sort, activeLabel)}. Column headers are buttons that change the
+          sort.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col" className="opp-results-table__photo">
+              Photo
+            </th>
+            {SORT_OPTIONS.map(({ column, label }) => {
+              const active = sort.sortby === column;
+              return (
+                <th
+                  key={column}
+                  scope="col"
+                  aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+                >
+                  <button type="button" className="opp-sort-button" onClick={() => onSort(column)}>
+                    {label}
+                    <SortIndicator column={column} sort={sort} />
+                  </button>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((p) => {
+            const href = hrefFor(p.Account);
+            const owners = ownerNames(p);
+            const more = moreOwnersText(p);
             return (
-              <th
-                key={column}
-                scope="col"
-                aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+              <tr
+                key={p.Account}
+                className="opp-results-row"
+                onClick={(e) => {
+                  // The row is a larger click target for mouse users; keyboard users have the link.
+                  if ((e.target as HTMLElement).closest('a, button')) return;
+                  void navigate(href);
+                }}
               >
-                <button type="button" className="opp-sort-button" onClick={() => onSort(column)}>
-                  {label}
-                  <SortIndicator column={column} sort={sort} />
-                </button>
-              </th>
+                <td className="opp-results-table__photo">
+                  <ResultThumbnail property={p} className="opp-thumb" />
+                </td>
+                <td data-label="Map/Lot" className="opp-cell--maplot">
+                  <Link to={href} className="opp-results-link">
+                    {p.MapLot || p.Account}
+                    <span className="opp-visually-hidden">
+                      {locationText(p) ? `, ${locationText(p)}` : ''} (account {p.Account})
+                    </span>
+                  </Link>
+                </td>
+                <td data-label="Name" className="opp-cell--name">
+                  <span>
+                    {owners.map((o, i) => (
+                      <span key={i} className="display-block">
+                        {o}
+                      </span>
+                    ))}
+                    {more ? <span className="display-block opp-more">{more}</span> : null}
+                  </span>
+                </td>
+                <td data-label="Location" className="opp-cell--location">
+                  {locationText(p)}
+                </td>
+                <td data-label="Building + Land" className="opp-num opp-cell--value">
+                  {buildingLandText(p)}
+                </td>
+                <td data-label="Acres" className="opp-num opp-cell--acres">
+                  {acresText(p)}
+                </td>
+                <td data-label="Last Sale Date" className="opp-cell--date">
+                  {saleDateText(p)}
+                </td>
+                <td data-label="Last Sale Price" className="opp-num opp-cell--price">
+                  {salePriceText(p)}
+                </td>
+              </tr>
             );
           })}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((p) => {
-          const href = hrefFor(p.Account);
-          const owners = ownerNames(p);
-          return (
-            <tr
-              key={p.Account}
-              className="opp-results-row"
-              onClick={(e) => {
-                // The row is a larger click target for mouse users; keyboard users have the link.
-                if ((e.target as HTMLElement).closest('a, button')) return;
-                void navigate(href);
-              }}
-            >
-              <td className="opp-results-table__photo">
-                <ResultThumbnail property={p} className="opp-thumb" />
-              </td>
-              <td data-label="Map/Lot">
-                <Link to={href} className="opp-results-link">
-                  {p.MapLot || p.Account}
-                  <span className="opp-visually-hidden">
-                    {locationText(p) ? `, ${locationText(p)}` : ''} (account {p.Account})
-                  </span>
-                </Link>
-              </td>
-              <td data-label="Name">
-                <span>
-                  {owners.map((o, i) => (
-                    <span key={i} className="display-block">
-                      {o}
-                    </span>
-                  ))}
-                </span>
-              </td>
-              <td data-label="Location">{locationText(p)}</td>
-              <td data-label="Building + Land" className="opp-num">
-                {buildingLandText(p)}
-              </td>
-              <td data-label="Acres" className="opp-num">
-                {acresText(p)}
-              </td>
-              <td data-label="Last Sale Date">{saleDateText(p)}</td>
-              <td data-label="Last Sale Price" className="opp-num">
-                {salePriceText(p)}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }

@@ -180,11 +180,13 @@ describe('search screen', () => {
     await screen.findByText('Showing 101 to 120 of 120 results');
     expect(lastSearch().url.searchParams.get('query')).toBe('shared');
     await waitFor(() =>
-      expect(JSON.parse(localStorage.getItem(resultsStorageKey('Maine', 'Harrison'))!).value).toEqual([
-        '/Maine/Harrison/201',
-        '/Maine/Harrison/202',
-        '/Maine/Harrison/203',
-      ]),
+      expect(JSON.parse(localStorage.getItem(resultsStorageKey('Maine', 'Harrison'))!).value).toMatchObject({
+        page: 3,
+        pageSize: 50,
+        total: 120,
+        search: { query: 'shared', page: 3 },
+        paths: ['/Maine/Harrison/201', '/Maine/Harrison/202', '/Maine/Harrison/203'],
+      }),
     );
     expect(JSON.parse(localStorage.getItem(searchStorageKey('Maine', 'Harrison'))!).value.query).toBe(
       'shared',
@@ -199,10 +201,11 @@ describe('search screen', () => {
     expect(cells.map((c) => c.textContent)).toEqual([
       '',
       'M-1, 1 MAIN ST (account 101)',
-      'OWNER 1CO-OWNER 1',
+      // Two owners, and a hint of the third the record lists.
+      'OWNER 1CO-OWNER 1+1 more',
       '1 MAIN ST',
       '$125,000.50',
-      '1.5',
+      '1.50',
       '01/02/2020',
       // Price 0 is not shown.
       '',
@@ -252,7 +255,7 @@ describe('search screen', () => {
     expect(lastSearch().url.searchParams.get('query')).toBe('lake rd');
   });
 
-  it('advanced search: numbers-only fields, checkboxes from /api/landbuilding, Search closes and runs page 1', async () => {
+  it('advanced search: numbers read as numbers, checkboxes from /api/landbuilding, Search closes and runs page 1', async () => {
     renderAt('/Maine/Harrison/search?page=2');
     await screen.findByText('Showing 51 to 100 of 120 results');
     const opener = screen.getByRole('button', { name: /Advanced search/ });
@@ -260,11 +263,28 @@ describe('search screen', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Advanced Search' });
     const price = within(dialog).getByLabelText('Sale price from ($)') as HTMLInputElement;
     await userEvent.type(price, '$12a0,000.5');
-    expect(price.value).toBe('120000.5');
-    await userEvent.type(within(dialog).getByLabelText('Bedrooms (at least)'), '3.5');
-    expect((within(dialog).getByLabelText('Bedrooms (at least)') as HTMLInputElement).value).toBe('35');
-    await userEvent.clear(within(dialog).getByLabelText('Bedrooms (at least)'));
-    await userEvent.type(within(dialog).getByLabelText('Bedrooms (at least)'), '3');
+    // Kept as typed, and said what is wrong with it as it is typed (never rewritten into another number).
+    expect(price.value).toBe('$12a0,000.5');
+    expect(price.getAttribute('aria-invalid')).toBe('true');
+    expect(within(dialog).getByText('Enter a number, for example 250,000.')).toBeTruthy();
+    await userEvent.clear(price);
+    await userEvent.type(price, '$120,000.5');
+    expect(price.getAttribute('aria-invalid')).toBeNull();
+    const beds = within(dialog).getByLabelText('Bedrooms (at least)') as HTMLInputElement;
+    await userEvent.type(beds, '3.5');
+    expect(beds.value).toBe('3.5');
+    expect(within(dialog).getByText('Enter a whole number, for example 3.')).toBeTruthy();
+    // Search stays put, with focus on what needs fixing.
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Search' }));
+    expect(screen.getByRole('dialog', { name: 'Advanced Search' })).toBeTruthy();
+    expect(document.activeElement).toBe(beds);
+    await userEvent.clear(beds);
+    await userEvent.type(beds, '3');
+    await userEvent.type(within(dialog).getByLabelText('Bathrooms (at least)'), '2.5');
+    const landTo = within(dialog).getByLabelText('Land area to (acres)');
+    await userEvent.type(landTo, 'five');
+    expect(within(dialog).getByText('Enter a number, for example 2.5.')).toBeTruthy();
+    await userEvent.clear(landTo);
     expect((within(dialog).getByLabelText(/^Sale date from/) as HTMLInputElement).type).toBe('date');
     await userEvent.type(within(dialog).getByLabelText('Land area from (acres)'), '1.5 ');
     await userEvent.click(await within(dialog).findByLabelText('Waterfront'));
@@ -277,13 +297,13 @@ describe('search screen', () => {
       filters: {
         sale: { price: { start: 120000.5 } },
         land: { area: { start: 1.5 }, type: ['Waterfront'] },
-        building: { style: ['Ranch'], bedrooms: 3, ownership: ['residential'] },
+        building: { style: ['Ranch'], bedrooms: 3, bathrooms: 2.5, ownership: ['residential'] },
       },
       sort: { sortby: 'Name', descending: false },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    // Six filters are set; the button says so, and focus went back to it.
-    expect(opener.textContent).toContain('6 filters set');
+    // Seven filters are set; the button says so, and focus went back to it.
+    expect(opener.textContent).toContain('7 filters set');
     await waitFor(() => expect(document.activeElement).toBe(opener));
   });
 
@@ -319,5 +339,7 @@ describe('search screen', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('An error has occured please try again');
     expect(alert.textContent).toContain('Land area from must be a number');
+    // Never the field's API path.
+    expect(alert.textContent).not.toContain('filters.');
   });
 });

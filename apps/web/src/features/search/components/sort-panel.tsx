@@ -1,7 +1,7 @@
 import type { SortColumn } from '@opp/contracts';
 import { useId, useState } from 'react';
 import { SortIcon } from '@/components/ui/icons';
-import { SORT_OPTIONS, type SortState } from '../utils/search-state';
+import { SORT_CHOICES, type SortState } from '../utils/search-state';
 import { SortIndicator } from './sort-indicator';
 
 export interface SortPanelProps {
@@ -41,7 +41,7 @@ export function SortPanel({ sort, onSort, always }: SortPanelProps) {
         }}
       >
         <ul className="opp-sortpanel__list" aria-label="Sort results by">
-          {SORT_OPTIONS.map(({ column, label }) => {
+          {SORT_CHOICES.map(({ column, label }) => {
             const active = sort.sortby === column;
             return (
               <li key={column}>

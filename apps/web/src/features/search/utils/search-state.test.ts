@@ -4,11 +4,9 @@ import {
   DEFAULT_SEARCH,
   EMPTY_FILTERS,
   hasSearchParams,
-  loadResultPaths,
   loadSearchState,
   nextSort,
   paramsToSearch,
-  saveResultPaths,
   saveSearchState,
   searchStorageKey,
   searchToParams,
@@ -148,17 +146,5 @@ describe('stored search state (spec §4)', () => {
       }),
     );
     expect(loadSearchState('Maine', 'Harrison', T0)).toEqual({ ...DEFAULT_SEARCH, view: 'grid' });
-  });
-});
-
-describe('stored result list (spec §4)', () => {
-  beforeEach(() => localStorage.clear());
-
-  it('keeps the result paths per town for 7 days', () => {
-    const paths = ['/Maine/Harrison/1', '/Maine/Harrison/2'];
-    saveResultPaths('Maine', 'Harrison', paths, T0);
-    expect(loadResultPaths('Maine', 'Harrison', T0 + 6 * DAY)).toEqual(paths);
-    expect(loadResultPaths('Maine', 'Harrison', T0 + 8 * DAY)).toBeNull();
-    expect(loadResultPaths('Maine', 'Harrison', T0)).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import type { SearchBody, SearchFilters, SortColumn } from '@opp/contracts';
 import { loadWithExpiry, saveWithExpiry } from '@/utils/expiring-storage';
+import { readNumber } from './filter-input';
 
 /*
  * The whole state of a search (query, filters, sort, page, view). It lives in the URL so a search can be
@@ -19,10 +20,17 @@ export const SORT_OPTIONS: readonly { column: SortColumn; label: string }[] = [
   { column: 'SaleDate', label: 'Last Sale Date' },
   { column: 'SalePrice', label: 'Last Sale Price' },
 ];
-const SORT_NAMES = new Set<string>(SORT_OPTIONS.map((o) => o.column));
+/** Every sort a visitor can choose: the columns, then those with no column of their own in the results. */
+export const SORT_CHOICES: readonly { column: SortColumn; label: string }[] = [
+  ...SORT_OPTIONS,
+  { column: 'YearBuilt', label: 'Year Built' },
+];
+const SORT_NAMES = new Set<string>(SORT_CHOICES.map((o) => o.column));
 
 export type Ownership = 'commercial' | 'residential';
-export type ViewStyle = 'list' | 'grid';
+export const VIEW_STYLES = ['list', 'grid', 'map'] as const;
+export type ViewStyle = (typeof VIEW_STYLES)[number];
+const viewStyle = (v: unknown): ViewStyle => VIEW_STYLES.find((s) => s === v) ?? 'list';
 
 /** The advanced-search form as typed (text), so half-typed values survive a round trip. */
 export interface FilterForm {
@@ -39,6 +47,8 @@ export interface FilterForm {
   bedrooms: string;
   bathrooms: string;
   ownership: Ownership[];
+  yearBuiltMin: string;
+  yearBuiltMax: string;
 }
 
 export interface SortState {
@@ -68,6 +78,8 @@ export const EMPTY_FILTERS: FilterForm = {
   bedrooms: '',
   bathrooms: '',
   ownership: [],
+  yearBuiltMin: '',
+  yearBuiltMax: '',
 };
 
 /** Spec §4: clear filters → Name ascending; also the first visit's order. */
@@ -100,6 +112,8 @@ export function activeFilterCount(f: FilterForm): number {
     'buildingAreaMax',
     'bedrooms',
     'bathrooms',
+    'yearBuiltMin',
+    'yearBuiltMax',
   ];
   return (
     scalars.filter((k) => String(f[k]).trim() !== '').length +
@@ -123,6 +137,8 @@ const FILTER_PARAMS: [keyof FilterForm, string][] = [
   ['buildingAreaMax', 'bldgMax'],
   ['bedrooms', 'beds'],
   ['bathrooms', 'baths'],
+  ['yearBuiltMin', 'builtFrom'],
+  ['yearBuiltMax', 'builtTo'],
 ];
 const LIST_PARAMS: [keyof FilterForm, string][] = [
   ['landTypes', 'landType'],
@@ -177,16 +193,13 @@ export function paramsToSearch(p: URLSearchParams): SearchState {
         ? { sortby: sortby as SortColumn, descending: p.get('desc') === '1' }
         : DEFAULT_SORT,
     page: Number.isInteger(page) && page >= 1 ? page : 1,
-    view: p.get('view') === 'grid' ? 'grid' : 'list',
+    view: viewStyle(p.get('view')),
   };
 }
 
 // ---- API -------------------------------------------------------------------------------------------
 
-const num = (v: string): number | undefined => {
-  const t = v.trim().replace(/,/g, '');
-  return t !== '' && Number.isFinite(Number(t)) ? Number(t) : undefined;
-};
+const num = (v: string): number | undefined => readNumber(v) ?? undefined;
 const text = (v: string): string | undefined => (v.trim() ? v.trim() : undefined);
 /**
  * Areas are free text (spec §5): a number goes as a number; anything else goes as typed, so the server
@@ -210,6 +223,7 @@ export function toApiFilters(f: FilterForm): SearchFilters | undefined {
     bedrooms: num(f.bedrooms),
     bathrooms: num(f.bathrooms),
     ownership: f.ownership.length ? f.ownership : undefined,
+    yearBuilt: range(num(f.yearBuiltMin), num(f.yearBuiltMax)),
   };
   const out: SearchFilters = {};
   if (defined(sale)) out.sale = compact(sale);
@@ -275,6 +289,8 @@ export function loadSearchState(state: string, city: string, now = Date.now()): 
     bedrooms: zeroIsEmpty(f.bedrooms),
     bathrooms: zeroIsEmpty(f.bathrooms),
     ownership: list(f.ownership).filter((v): v is Ownership => v === 'commercial' || v === 'residential'),
+    yearBuiltMin: str(f.yearBuiltMin),
+    yearBuiltMax: str(f.yearBuiltMax),
   };
   const sort =
     raw.sort && typeof raw.sort === 'object' && SORT_NAMES.has(String(raw.sort.sortby))
@@ -285,16 +301,6 @@ export function loadSearchState(state: string, city: string, now = Date.now()): 
     filters,
     sort,
     page: typeof raw.page === 'number' && Number.isInteger(raw.page) && raw.page >= 1 ? raw.page : 1,
-    view: raw.view === 'grid' ? 'grid' : 'list',
+    view: viewStyle(raw.view),
   };
-}
-
-/** The current results' record paths, for Previous/Next on the record page. */
-export function saveResultPaths(state: string, city: string, paths: string[], now = Date.now()): void {
-  saveWithExpiry(resultsStorageKey(state, city), paths, now);
-}
-
-export function loadResultPaths(state: string, city: string, now = Date.now()): string[] | null {
-  const v = loadWithExpiry<unknown>(resultsStorageKey(state, city), now);
-  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
 }

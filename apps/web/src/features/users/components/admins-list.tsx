@@ -61,7 +61,7 @@ export function AdminsList({ clientId, me }: AdminsListProps) {
             <p>{all.length === 0 ? 'No admins yet.' : 'No admin matches the filter.'}</p>
           ) : (
             <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={headingId}>
-              <table className="usa-table usa-table--borderless width-full">
+              <table className="usa-table usa-table--borderless width-full opp-admin-table">
                 <caption className="opp-visually-hidden">Admins of this municipality</caption>
                 <thead>
                   <tr>
@@ -77,10 +77,12 @@ export function AdminsList({ clientId, me }: AdminsListProps) {
                 <tbody>
                   {shown.map((u) => (
                     <tr key={u.UserId}>
-                      <th scope="row">{u.Username}</th>
-                      <td>{u.Email}</td>
-                      <td>{isSuperChecked(u.RoleID) ? 'Yes' : 'No'}</td>
-                      <td>{isSiteChecked(u.RoleID) ? 'Yes' : 'No'}</td>
+                      <th scope="row" data-label="Username">
+                        {u.Username}
+                      </th>
+                      <td data-label="Email">{u.Email}</td>
+                      <td data-label="Super Admin">{isSuperChecked(u.RoleID) ? 'Yes' : 'No'}</td>
+                      <td data-label="Site Admin">{isSiteChecked(u.RoleID) ? 'Yes' : 'No'}</td>
                       <td className="opp-admin-actions">
                         {u.UserId === me.UserId ? (
                           <span className="text-italic">You</span>

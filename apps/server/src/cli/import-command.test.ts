@@ -1,0 +1,214 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, queryRows, type Database } from '../db/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers.ts';
+import { runCli } from './cli.ts';
+import type { CliIo } from './io.ts';
+
+/*
+ * `portal import` reading a town's own export: --list-formats, --format, --mapping, --dry-run and
+ * --preview, run in-process as a person runs them, against the configured database.
+ */
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-import-cli-'));
+const dataDir = path.join(dir, 'data');
+let pg: TestDatabase | null = null;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  if (process.env.TEST_DATABASE_URL) pg = await createTestDatabase();
+  env = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORTAL_DEMO: '0',
+    WEB_DIST: '',
+    ROLL_RETIRE_SECONDS: '0',
+    ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
+  };
+}, 60_000);
+afterAll(async () => {
+  await pg?.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function portal(args: string[]) {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (c: Buffer) => (stdout += c.toString()));
+  err.on('data', (c: Buffer) => (stderr += c.toString()));
+  const io: CliIo = { env, stdin: Readable.from(['']), stdout: out, stderr: err };
+  const code = await runCli(args, io);
+  return { code, stdout, stderr };
+}
+
+async function withDb<T>(work: (database: Database) => Promise<T>): Promise<T> {
+  if (pg) return work(pg.database);
+  const database = await openDatabase({ engine: 'pglite', dataDir, worker: false });
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+function file(name: string, text: string): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, text);
+  return p;
+}
+
+const REM =
+  'REM_ACCT_NUM,REM_PID,REM_MBLU_MAP,REM_MBLU_BLOCK,REM_MBLU_LOT,REM_MBLU_UNIT,REM_PRCL_LOCN_NUM,REM_PRCL_LOCN_STREET,PRC_TTL_ASSESS,OWN_NAME1,VISION_EXTRA\n' +
+  '1042,11,R03,012,,,12,MAIN ST,"200,500","PINE COVE HOLDINGS LLC",x\n' +
+  '1043,12,R03,013,,,0,POND RD,21000,,y\n';
+const SLH = 'REM_ACCT_NUM,SLH_SALE_DATE,SLH_SALE_PRICE\n1042,5/1/2019,"$245,000"\n1042,20010102,1000\n';
+
+describe('portal import with formats and mappings', () => {
+  it('lists the built-in formats, one a line', async () => {
+    const run = await portal(['import', '--list-formats']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(['massgis-l3', 'maine-geolibrary', 'vision']);
+    expect(lines[2]).toMatch(/^vision\s+Vision \(VGSI\) database columns/);
+  });
+
+  it('a dry run prints count, fill rates, unused columns and writes nothing', async () => {
+    const run = await portal([
+      'import',
+      '--format',
+      'vision',
+      '--dry-run',
+      file('rem.csv', REM),
+      file('slh.csv', SLH),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^rem\.csv, slh\.csv \(format vision\): 2 records$/m);
+    expect(run.stdout).toMatch(/^ {2}Account\s+2 of 2 \(100%\)$/m);
+    expect(run.stdout).toMatch(/^ {2}StreetNumber\s+1 of 2 \(50\.0%\)$/m);
+    expect(run.stdout).toMatch(/^ {2}Sales\.SalePrice\s+2 of 2 \(100%\)$/m);
+    expect(run.stdout).toMatch(/^ {2}rem\.csv: VISION_EXTRA$/m);
+    expect(run.stdout).toMatch(/Nothing was written\.$/m);
+  }, 60_000);
+
+  it('a dry run that finds problems names line, field and column, and exits 1', async () => {
+    const run = await portal([
+      'import',
+      '--format',
+      'vision',
+      '--dry-run',
+      file('rem-bad.csv', REM.replace('"200,500"', 'N/A')),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^line 2: Taxable \(column "PRC_TTL_ASSESS"\): expected a number, got "N\/A"$/m,
+    );
+    expect(run.stderr).toMatch(/would be rejected: 1 problem in 2 records\. Nothing was written\.$/m);
+  }, 60_000);
+
+  it('--preview prints the first records as JSON Lines', async () => {
+    const run = await portal([
+      'import',
+      '--format',
+      'vision',
+      '--preview',
+      '1',
+      path.join(dir, 'rem.csv'),
+      path.join(dir, 'slh.csv'),
+    ]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      Account: '1042',
+      MapLot: 'R03-12',
+      Taxable: 200500,
+      Owners: [{ OwnerName: 'PINE COVE HOLDINGS LLC' }],
+      Sales: [
+        { SaleDate: '2019-05-01', SalePrice: 245000 },
+        { SaleDate: '2001-01-02', SalePrice: 1000 },
+      ],
+    });
+  }, 60_000);
+
+  it('a dry run also checks a roll in the portal’s own format, with numbers given as text taken as numbers', async () => {
+    const roll = file(
+      'own.jsonl',
+      `${JSON.stringify({ Account: '1', LandValue: '45,000' })}\n${JSON.stringify({ Account: '1', StreetNumber: 12 })}\n`,
+    );
+    const run = await portal(['import', '--dry-run', roll]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^own\.jsonl: 2 records$/m);
+    expect(run.stdout).toMatch(/^ {2}LandValue\s+1 of 2 \(50\.0%\)$/m);
+    expect(run.stderr).toMatch(/^line 2: Account: 1 appears again \(first on line 1\)$/m);
+  }, 60_000);
+
+  it('a missing column, an unknown format or a broken mapping is one clear message before anything is read', async () => {
+    const missing = await portal([
+      'import',
+      '--format',
+      'maine-geolibrary',
+      '--dry-run',
+      file('me.csv', 'STATE_ID,PROP_LOC\n1,2 MAIN ST\n'),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(
+      'portal import: the files do not fit the format maine-geolibrary; nothing was changed\n' +
+        'portal import: me.csv has no column "MAP_BK_LOT" (the mapping reads it for Account, MapLot)\n',
+    );
+    const unknown = await portal(['import', '--format', 'trio', '--dry-run', path.join(dir, 'me.csv')]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(
+      /--format trio: no such format \(the formats are massgis-l3, maine-geolibrary, vision/,
+    );
+    const broken = await portal([
+      'import',
+      '--mapping',
+      file('town.json', '{"fields":{"Account":"A","TotalAcres":{"column":"L","transform":"acre"}}}'),
+      '--dry-run',
+      path.join(dir, 'me.csv'),
+    ]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/^portal import: the mapping town\.json cannot be used\n/);
+    expect(broken.stderr).toMatch(/fields\.TotalAcres\.transform: unknown transform "acre"/);
+    const both = await portal(['import', '--format', 'vision', '--mapping', 'x.json', '--dry-run', 'a.csv']);
+    expect(both.code).toBe(2);
+  });
+
+  it('publishes through a format, and the import run keeps the files and the format', async () => {
+    expect((await portal(['client', 'add', '--state', 'ME', '--city', 'Harrison'])).code).toBe(0);
+    const run = await portal([
+      'import',
+      '--state',
+      'ME',
+      '--city',
+      'Harrison',
+      '--format',
+      'vision',
+      path.join(dir, 'rem.csv'),
+      path.join(dir, 'slh.csv'),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Imported 2 records into Harrison, Maine in /m);
+    const rows = await withDb(({ db }) =>
+      queryRows<{ file_name: string; status: string; accounts: string[] }>(
+        db,
+        sql`select r.file_name, r.status,
+                   (select array_agg(p.account order by p.account) from properties p where p.roll_id = r.id) as accounts
+              from import_runs r order by r.id desc limit 1`,
+      ),
+    );
+    expect(rows[0]).toEqual({
+      file_name: 'rem.csv, slh.csv (format vision)',
+      status: 'succeeded',
+      accounts: ['1042', '1043'],
+    });
+  }, 120_000);
+});

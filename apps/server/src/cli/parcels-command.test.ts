@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, queryRows, type Database } from '../db/database.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers.ts';
+import { lotRow } from '../../test/parcel-layers.ts';
+import { runCli } from './cli.ts';
+import type { CliIo } from './io.ts';
+
+/*
+ * `portal parcels import` run in-process as a person runs it (see cli.test.ts): embedded runs use a
+ * temporary DATA_DIR, PostgreSQL runs (TEST_DATABASE_URL) a fresh database through DATABASE_URL.
+ */
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-parcels-cli-'));
+const dataDir = path.join(dir, 'data');
+let pg: TestDatabase | null = null;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  if (process.env.TEST_DATABASE_URL) pg = await createTestDatabase();
+  env = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORTAL_DEMO: '0',
+    WEB_DIST: '',
+    ROLL_RETIRE_SECONDS: '0',
+    ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
+  };
+}, 60_000);
+afterAll(async () => {
+  await pg?.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function portal(args: string[]) {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let stdout = '';
+  let stderr = '';
+  out.on('data', (c: Buffer) => (stdout += c.toString()));
+  err.on('data', (c: Buffer) => (stderr += c.toString()));
+  const io: CliIo = { env, stdin: Readable.from(['']), stdout: out, stderr: err };
+  const code = await runCli(args, io);
+  return { code, stdout, stderr };
+}
+
+async function withDb<T>(work: (database: Database) => Promise<T>): Promise<T> {
+  if (pg) return work(pg.database);
+  const database = await openDatabase({ engine: 'pglite', dataDir, worker: false });
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const layerOf = (city: string) =>
+  withDb(({ db }) =>
+    queryRows<{ file_name: string; key_field: string; shapes: number }>(
+      db,
+      sql`select l.file_name, l.key_field,
+                 (select count(*)::int from parcel_shapes s where s.layer_id = l.id) as shapes
+            from parcel_layers l join clients c on c.id = l.client_id where c.city = ${city}`,
+    ),
+  );
+
+function file(name: string, content: unknown): string {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
+  return p;
+}
+
+describe('portal parcels import', () => {
+  it('explains itself, and says what is wrong with how it was called', async () => {
+    const help = await portal(['parcels', 'import', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(
+      'Usage: portal parcels import --state STATE --city CITY [--key MapLot|Account]',
+    );
+    expect((await portal(['help'])).stdout).toContain('parcels import --state S --city C FILE');
+    const noFile = await portal(['parcels', 'import', '--state', 'ME', '--city', 'Naples']);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toMatch(/^portal parcels: FILE is required/);
+    const badKey = await portal([
+      'parcels',
+      'import',
+      '--state',
+      'ME',
+      '--city',
+      'Naples',
+      '--key',
+      'Owner',
+      'x',
+    ]);
+    expect(badKey.code).toBe(2);
+    expect(badKey.stderr).toMatch(/--key must be MapLot or Account, got "Owner"/);
+  });
+
+  it('prints the join report; a dry run writes nothing; a bad file changes nothing; a good one replaces the map', async () => {
+    expect((await portal(['client', 'add', '--state', 'ME', '--city', 'Naples'])).code).toBe(0);
+    const roll = file(
+      'naples.jsonl',
+      ['1-1', '1-2', '1-3', '9-9']
+        .map((m, i) =>
+          JSON.stringify({ Account: String(i + 1), MapLot: m, Owners: [{ OwnerName: `OWNER ${i}` }] }),
+        )
+        .join('\n'),
+    );
+    expect((await portal(['import', '--state', 'ME', '--city', 'Naples', roll])).code).toBe(0);
+    const layer = lotRow(['1.1', '1-2', '1 3', '7-7'], { property: 'PARCEL_ID' });
+    // An open ring, closed with a warning.
+    (layer.features[0]!.geometry as { coordinates: number[][][] }).coordinates[0]!.pop();
+    const good = file('naples.geojson', layer);
+
+    const dry = await portal([
+      'parcels',
+      'import',
+      '--state',
+      'ME',
+      '--city',
+      'Naples',
+      '--property',
+      'PARCEL_ID',
+      '--dry-run',
+      good,
+    ]);
+    expect(dry.stderr).toBe('');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout.split('\n')).toEqual([
+      'Features read: 4',
+      'Parcel shapes: 4',
+      'Records matched: 3',
+      'Records without a shape: 1',
+      'Shapes without a record: 1',
+      'Warnings: 1',
+      '',
+      'Warnings:',
+      '  feature 1 (PARCEL_ID 1.1): outer ring was not closed: closed',
+      '',
+      'Records without a shape:',
+      '  Account 4 (Map/Lot 9-9)',
+      '',
+      'Shapes without a record:',
+      '  PARCEL_ID 7-7',
+      '',
+      "Dry run: Naples, Maine's parcel map was not changed.",
+      '',
+    ]);
+    expect(await layerOf('Naples')).toEqual([]);
+
+    const imported = await portal([
+      'parcels',
+      'import',
+      '--state',
+      'Maine',
+      '--city',
+      'naples',
+      '--property',
+      'PARCEL_ID',
+      good,
+    ]);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toMatch(
+      /^Imported 4 parcel shapes into Naples, Maine in \d+\.\d s; they replace its previous map\.$/m,
+    );
+    expect(await layerOf('Naples')).toEqual([
+      { file_name: 'naples.geojson', key_field: 'MapLot', shapes: 4 },
+    ]);
+
+    const bad = structuredClone(layer);
+    bad.features.push({
+      type: 'Feature',
+      properties: { PARCEL_ID: '8-8' },
+      geometry: {
+        type: 'LineString',
+        coordinates: [
+          [0, 0],
+          [1, 1],
+        ],
+      },
+    });
+    (bad.features[1]!.geometry as { coordinates: number[][][] }).coordinates[0]![1] = [712345.5, 2960000.25];
+    const rejected = await portal([
+      'parcels',
+      'import',
+      '--state',
+      'ME',
+      '--city',
+      'Naples',
+      '--property',
+      'PARCEL_ID',
+      file('bad.geojson', bad),
+    ]);
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr).toContain(
+      '  feature 2 (PARCEL_ID 1-2) has coordinates outside WGS 84 longitude/latitude (712345.5, 2960000.25)',
+    );
+    expect(rejected.stderr).toContain('  feature 5 (PARCEL_ID 8-8) is a LineString, not a polygon');
+    expect(rejected.stderr).toMatch(
+      /portal parcels import: bad\.geojson was rejected: 2 problems\. Nothing was changed\.\n$/,
+    );
+    expect(await layerOf('Naples')).toEqual([
+      { file_name: 'naples.geojson', key_field: 'MapLot', shapes: 4 },
+    ]);
+
+    const notJson = await portal([
+      'parcels',
+      'import',
+      '--state',
+      'ME',
+      '--city',
+      'Naples',
+      file('notes.txt', 'hello'),
+    ]);
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toMatch(
+      /^portal parcels: notes\.txt is neither JSON \(GeoJSON, TopoJSON\) nor a zipped Shapefile/,
+    );
+
+    const audit = await withDb(({ db }) =>
+      queryRows<{ action: string; actor_username: string }>(
+        db,
+        sql`select action, actor_username from audit_log where action = 'parcels.import'`,
+      ),
+    );
+    expect(audit).toEqual([{ action: 'parcels.import', actor_username: expect.stringMatching(/^cli:/) }]);
+  }, 120_000);
+});

@@ -1,0 +1,37 @@
+import unhomoglyph from 'unhomoglyph';
+import type { Executor } from '../../db/database.ts';
+import { conflict } from '../../errors.ts';
+import { cityKey, clientsRepository } from './clients.repository.ts';
+
+/*
+ * Town names that only look different are the same name: `Hаrrison` with a Cyrillic а would sit beside
+ * Harrison in the state's list and take its visitors. Names are compared by their UTS #39 "skeleton":
+ * case and spaces folded (cityKey), decomposed (NFD), each character mapped to the one it is confusable
+ * with by Unicode's confusables.txt (the `unhomoglyph` package carries that table), decomposed again.
+ * Two names with the same skeleton are one name.
+ */
+export function townNameSkeleton(city: string): string {
+  return unhomoglyph(cityKey(city.normalize('NFKC')).normalize('NFD')).normalize('NFD');
+}
+
+/** The one answer for a name that cannot be had: it names neither the town holding it nor whether it is active. */
+export const townNameTaken = (city: string, state: string) =>
+  conflict(`The name ${city} is not available in ${state}; choose another.`, 'City');
+
+/**
+ * Refuses a name that is, or looks like, the current or an old name (client_city_aliases, which keep
+ * old public links working) of another town in the state, active or not. A town may take back one of
+ * its own old names.
+ * @throws 409 townNameTaken.
+ */
+export async function assertTownNameAvailable(
+  db: Executor,
+  state: string,
+  city: string,
+  selfId: number | null,
+): Promise<void> {
+  const wanted = townNameSkeleton(city);
+  for (const taken of await clientsRepository.listNamesInState(db, state))
+    if (taken.clientId !== selfId && townNameSkeleton(taken.name) === wanted)
+      throw townNameTaken(city, state);
+}

@@ -1,0 +1,400 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SourceRecord } from '../roll-rows.ts';
+import { dryRun } from './dry-run.ts';
+import { builtInFormat, listFormats } from './formats.ts';
+import { openMappedSource } from './mapped-source.ts';
+import { MappingError, readMapping, type Mapping } from './mapping-file.ts';
+
+/*
+ * The mapping engine on small files written the way real exports are: joins, grouping, code tables,
+ * constants, the built-in formats' column checks, and problems that name line, field and column.
+ */
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-mapping-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function file(name: string, text: string): { path: string; name: string } {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, text);
+  return { path: p, name };
+}
+
+async function recordsOf(mapping: Mapping, files: Array<{ path: string; name: string }>) {
+  const input = await openMappedSource(mapping, files);
+  const out: SourceRecord[] = [];
+  for await (const r of input.source()) out.push(r);
+  return { records: out, input };
+}
+
+const values = (records: SourceRecord[]) =>
+  records.map((r) => ('value' in r ? r.value : r)) as Array<Record<string, unknown>>;
+
+async function mappingError(work: () => Promise<unknown>): Promise<MappingError> {
+  try {
+    await work();
+  } catch (err) {
+    if (err instanceof MappingError) return err;
+    throw err;
+  }
+  throw new Error('expected a MappingError');
+}
+
+describe('mapping engine', () => {
+  it('joins files by key, groups many rows per key, sorts, looks codes up and sets constants', async () => {
+    const mapping = readMapping(
+      {
+        files: [
+          { id: 'parcels', name: 'parcels*.csv', key: 'PID' },
+          { id: 'sales', name: 'sales*.csv', key: 'PID' },
+          { id: 'codes', name: 'codes.csv', header: false },
+        ],
+        emptyValues: ['NULL'],
+        codeTables: { use: { file: 'codes', code: 1, value: 2, wildcard: 'X' } },
+        fields: {
+          Account: 'PID',
+          StreetNumber: { column: 'Location', transform: 'streetNumber' },
+          StreetName: { column: 'Location', transform: 'streetName' },
+          Apartment: { column: 'Location', transform: 'unit' },
+          TotalAcres: { column: 'Area', transform: 'acres', units: 'squareFeet' },
+          LandCode: 'Use',
+          PropertyCode: { column: 'Use', lookup: 'use', label: 'Use' },
+          Open1: { constant: 'Town export 2025', label: 'Source' },
+          Owners: {
+            items: [
+              { fields: { OwnerName: 'Owner', ZipCode: { column: 'Zip', transform: 'zip' } } },
+              { fields: { OwnerName: 'CoOwner', ZipCode: { column: 'Zip', transform: 'zip' } } },
+            ],
+          },
+          Sales: {
+            items: [
+              {
+                rows: 'sales',
+                fields: {
+                  SaleDate: 'Date',
+                  SalePrice: 'Price',
+                  Book: { column: 'BookPage', transform: 'book' },
+                  Page: { column: 'BookPage', transform: 'page' },
+                },
+              },
+            ],
+            sort: 'SaleDate desc',
+          },
+        },
+      },
+      'test mapping',
+    );
+    const { records, input } = await recordsOf(mapping, [
+      file(
+        'parcels-2025.csv',
+        'PID,Location,Area,Use,Owner,CoOwner,Zip,Unused\n7,4 CANAL PK #PH10,"43,560",1010,"LIBBY, SARAH",NULL,4040,x\n8,0 OFF GOOSE POND RD,21780,9XX1,TOWN OF LYME,,,y\n',
+      ),
+      file(
+        'sales-2025.csv',
+        'PID,Date,Price,BookPage\n7,5/1/2019,"$245,000", 40018/ 542\n8,,,\n7,20010102,1000,2013/0352\n',
+      ),
+      file('codes.csv', '1010,Single family\n9XX1,Town land\n'),
+    ]);
+    expect(values(records)).toEqual([
+      {
+        Account: '7',
+        StreetNumber: '4',
+        StreetName: 'CANAL PK',
+        Apartment: 'PH10',
+        TotalAcres: 1,
+        LandCode: '1010',
+        PropertyCode: { Description: 'Use', UserDefinedValue: 'Single family' },
+        Open1: { Description: 'Source', UserDefinedValue: 'Town export 2025' },
+        Owners: [{ OwnerName: 'LIBBY, SARAH', ZipCode: '04040' }],
+        Sales: [
+          { SaleDate: '2019-05-01', SalePrice: 245000, Book: '40018', Page: '542' },
+          { SaleDate: '2001-01-02', SalePrice: 1000, Book: '2013', Page: '352' },
+        ],
+      },
+      {
+        Account: '8',
+        StreetName: 'OFF GOOSE POND RD',
+        TotalAcres: 0.5,
+        LandCode: '9XX1',
+        PropertyCode: { Description: 'Use', UserDefinedValue: 'Town land' },
+        Open1: { Description: 'Source', UserDefinedValue: 'Town export 2025' },
+        Owners: [{ OwnerName: 'TOWN OF LYME' }],
+      },
+    ]);
+    expect(records.map((r) => r.line)).toEqual([2, 3]);
+    expect(input.unusedColumns).toEqual([
+      { file: 'parcels-2025.csv', columns: ['Unused'] },
+      { file: 'sales-2025.csv', columns: [] },
+      { file: 'codes.csv', columns: [] },
+    ]);
+  });
+
+  it('groups the rows of one key in the main file into one property with several buildings', async () => {
+    const mapping = readMapping(
+      {
+        key: 'PID',
+        fields: {
+          Account: 'PID',
+          Taxable: 'Value',
+          Buildings: {
+            items: [
+              {
+                rows: 'roll',
+                fields: { BuildingType: 'Style', YearBuilt: { column: 'Year', empty: ['0'] } },
+              },
+            ],
+          },
+        },
+      },
+      'grouping',
+    );
+    const { records } = await recordsOf(mapping, [
+      file('fy.csv', 'PID,Value,Style,Year\n1,100,CAPE,1978\n1,100,BARN,0\n2,50,,0\n'),
+    ]);
+    expect(values(records)).toEqual([
+      {
+        Account: '1',
+        Taxable: 100,
+        Buildings: [{ BuildingType: 'CAPE', YearBuilt: 1978 }, { BuildingType: 'BARN' }],
+      },
+      { Account: '2', Taxable: 50 },
+    ]);
+  });
+
+  it('computes tax as rate × taxable, numbers repeated accounts and fills flags', async () => {
+    const mapping = readMapping(
+      {
+        repeatedAccounts: 'number',
+        fields: {
+          Account: { template: '{ML}-{Location|unit}', transform: 'account' },
+          Exemptions: {
+            items: [
+              {
+                when: { column: 'ResEx', flag: true },
+                fields: {
+                  ExemptionID: { constant: 'RES' },
+                  Description: { constant: 'Residential exemption' },
+                },
+              },
+            ],
+          },
+          Taxes: {
+            items: [
+              {
+                fields: {
+                  TaxYear: { constant: 2025 },
+                  Rate: { column: 'MillRate', transform: 'perThousand' },
+                  TaxableValue: 'Total',
+                  OriginalTaxAmount: { transform: 'taxAmount' },
+                },
+              },
+            ],
+          },
+        },
+      },
+      'tax',
+    );
+    const { records } = await recordsOf(mapping, [
+      file(
+        'tax.csv',
+        'ML,Location,ResEx,MillRate,Total\n8-61,4 CANAL PK #PH10,True,23.98,"1,359,700"\n8-61,4 CANAL PK #PH10,N,12.2,200500\n9-1,2 A ST,0,,10\n',
+      ),
+    ]);
+    expect(values(records)).toEqual([
+      {
+        Account: '8-61-PH10',
+        Exemptions: [{ ExemptionID: 'RES', Description: 'Residential exemption' }],
+        Taxes: [{ TaxYear: 2025, Rate: 0.02398, TaxableValue: 1359700, OriginalTaxAmount: 32605.61 }],
+      },
+      {
+        Account: '8-61-PH10.2',
+        Taxes: [{ TaxYear: 2025, Rate: 0.0122, TaxableValue: 200500, OriginalTaxAmount: 2446.1 }],
+      },
+      { Account: '9-1', Taxes: [{ TaxYear: 2025, TaxableValue: 10 }] },
+    ]);
+  });
+
+  it('names the line, the portal field and the source column of a value it cannot take', async () => {
+    const mapping = builtInFormat('massgis-l3');
+    const header =
+      'PROP_ID,LOC_ID,BLDG_VAL,LAND_VAL,OTHER_VAL,TOTAL_VAL,FY,LOT_SIZE,LOT_UNITS,LS_DATE,LS_PRICE,LS_BOOK,LS_PAGE,USE_CODE,SITE_ADDR,LOCATION,CITY,ZIP,OWNER1,OWN_ADDR,OWN_CITY,OWN_STATE,OWN_ZIP,OWN_CO,ZONING,YEAR_BUILT,BLD_AREA,UNITS,RES_AREA,STYLE,STORIES,NUM_ROOMS,MAP_PAR_ID,REG_ID\n';
+    const { records } = await recordsOf(mapping, [
+      file(
+        'l3.csv',
+        header +
+          '8_61_PH10,F_1_2,"180,500",45000,0,225500,2025,2.5,A,20190501,245000,35123,118,101,12 MAIN ST,,CAMBRIDGE,02138,"LIBBY, SARAH",12 MAIN ST,CAMBRIDGE,MA,2138,,R1,1978,2000,1,1650,Cape,1.5,7,8-61,\n' +
+          '9,F_3,N/A,1,0,1,2025,10890,S,2019-13-01,0,,,101,14 MAIN ST,,,,,,,,,,,0,0,0,0,,,,,\n',
+      ),
+    ]);
+    expect(values(records)[0]).toMatchObject({
+      Account: '8_61_PH10',
+      MapLot: '8-61',
+      StreetNumber: '12',
+      StreetName: 'MAIN ST',
+      TotalBuildingValue: 180500,
+      TotalAcres: 2.5,
+      Reference1: { Description: 'MassGIS LOC_ID', UserDefinedValue: 'F_1_2' },
+      Owners: [{ OwnerName: 'LIBBY, SARAH', City: 'CAMBRIDGE', ZipCode: '02138' }],
+      Sales: [{ SaleDate: '2019-05-01', SalePrice: 245000, Book: '35123', Page: '118' }],
+      Buildings: [{ BuildingType: 'Cape', Area: 1650, BuildingStories: 1.5, Rooms: 7, YearBuilt: 1978 }],
+      Taxes: [{ TaxYear: 2025, LandValue: 45000, BuildingValue: 180500, TaxableValue: 225500 }],
+    });
+    expect(records[1]).toEqual({
+      line: 3,
+      error:
+        'TotalBuildingValue (column "BLDG_VAL"): expected a number, got "N/A"; Sales[0].SaleDate (column "LS_DATE"): "2019-13-01" is not a real date; Taxes[0].BuildingValue (column "BLDG_VAL"): expected a number, got "N/A"',
+    });
+  });
+
+  it('reports every missing required column of a format as one clear message, and ignores extra columns', async () => {
+    const err = await mappingError(() =>
+      openMappedSource(builtInFormat('maine-geolibrary'), [
+        file('me.csv', 'STATE_ID,PROP_LOC,EXTRA\n1,2 MAIN ST,x\n'),
+      ]),
+    );
+    expect(err.problems).toEqual([
+      'me.csv has no column "MAP_BK_LOT" (the mapping reads it for Account, MapLot)',
+    ]);
+    const ok = await recordsOf(builtInFormat('maine-geolibrary'), [
+      file(
+        'me2.csv',
+        'STATE_ID,MAP_BK_LOT,PROP_LOC,EXTRA,LOT_SIZE,SIZE_UNITS\n23001-R03,R03-012,12 MAIN ST,x,"43,560",SqFt\n',
+      ),
+    ]);
+    expect(values(ok.records)).toEqual([
+      {
+        Account: 'R03-012',
+        MapLot: 'R03-012',
+        StreetNumber: '12',
+        StreetName: 'MAIN ST',
+        TotalAcres: 1,
+        Reference1: { Description: 'State parcel ID', UserDefinedValue: '23001-R03' },
+      },
+    ]);
+    expect(ok.input.unusedColumns[0]!.columns).toEqual(['EXTRA']);
+  });
+
+  it('reads a Vision export in several files: MBLU to map/lot (raw kept), sale and building rows grouped, suppressed owners left out', async () => {
+    const { records } = await recordsOf(builtInFormat('vision'), [
+      file(
+        'rem.csv',
+        'REM_PID,REM_ACCT_NUM,REM_MBLU_MAP,REM_MBLU_BLOCK,REM_MBLU_LOT,REM_MBLU_UNIT,REM_PRCL_LOCN_NUM,REM_PRCL_LOCN_STREET,REM_INET_SUPPRESS,OWN_NAME1,OWN_NAME2,MAD_MAIL_ZIP,PRC_LAND_VAL,PRC_TTL_ASSESS\n' +
+          '101,A-1,020,003,082,,12,MAIN ST,N,"LIBBY, SARAH","LIBBY, PAUL",4040,45000,200500\n' +
+          '102,A-2,020,003,083,,0,POND RD,Y,"SECRET, ANN",,4040,21000,21000\n',
+      ),
+      file(
+        'slh.csv',
+        'REM_ACCT_NUM,SLH_SALE_DATE,SLH_SALE_PRICE,SLH_BOOK,SLH_PAGE,SLH_GRANTEE\nA-1,1/2/2001,1000,10,20,"LIBBY, SARAH"\nA-1,5/1/2019,245000,35123,118,"LIBBY, SARAH"\nA-2,5/1/2020,5000,1,2,"SECRET, ANN"\n',
+      ),
+      file(
+        'cns.csv',
+        'REM_ACCT_NUM,CNS_AYB,CNS_STYLE_DESC,CNS_NUM_BEDRM,CNS_NUM_BATHS,CNS_STORIES\nA-1,1978,Cape,3,2,1 1/2\nA-1,1990,Barn,,,1\n',
+      ),
+    ]);
+    expect(values(records)).toEqual([
+      {
+        Account: 'A-1',
+        MapLot: '20-3-82',
+        Reference2: { Description: 'Vision MBLU', UserDefinedValue: '020/003/082//' },
+        Reference1: { Description: 'Vision PID', UserDefinedValue: '101' },
+        StreetNumber: '12',
+        StreetName: 'MAIN ST',
+        LandValue: 45000,
+        Taxable: 200500,
+        Owners: [
+          { OwnerName: 'LIBBY, SARAH', ZipCode: '04040' },
+          { OwnerName: 'LIBBY, PAUL', ZipCode: '04040' },
+        ],
+        Sales: [
+          {
+            SaleDate: '2019-05-01',
+            SalePrice: 245000,
+            Book: '35123',
+            Page: '118',
+            SaleParty: 'LIBBY, SARAH',
+          },
+          { SaleDate: '2001-01-02', SalePrice: 1000, Book: '10', Page: '20', SaleParty: 'LIBBY, SARAH' },
+        ],
+        Buildings: [
+          { YearBuilt: 1978, BuildingType: 'Cape', Bedrooms: 3, FullBaths: 2, BuildingStories: 1.5 },
+          { YearBuilt: 1990, BuildingType: 'Barn', BuildingStories: 1 },
+        ],
+      },
+      {
+        Account: 'A-2',
+        MapLot: '20-3-83',
+        Reference2: { Description: 'Vision MBLU', UserDefinedValue: '020/003/083//' },
+        Reference1: { Description: 'Vision PID', UserDefinedValue: '102' },
+        StreetName: 'POND RD',
+        LandValue: 21000,
+        Taxable: 21000,
+        Sales: [{ SaleDate: '2020-05-01', SalePrice: 5000, Book: '1', Page: '2' }],
+      },
+    ]);
+  });
+});
+
+describe('mapping files', () => {
+  it('say clearly what is wrong in a mapping', () => {
+    const problems = (json: unknown) => {
+      try {
+        readMapping(json, 'm.json');
+      } catch (err) {
+        return (err as MappingError).problems;
+      }
+      return [];
+    };
+    expect(problems({ fields: { Acount: 'A' } })).toEqual([
+      'fields.Acount: not a field of the property record (see docs/import-format.md)',
+      'fields.Account: every mapping must say where the account comes from',
+    ]);
+    expect(problems({ fields: { Account: { column: 'A', transform: 'acre' } } })[0]).toMatch(
+      /^fields\.Account\.transform: unknown transform "acre" \(known: text, number/,
+    );
+    expect(problems({ fields: { Account: 'A', TotalAcres: { column: 'L', transform: 'acres' } } })).toEqual([
+      'fields.TotalAcres: acres needs "units" (acres or squareFeet) or "unitsColumn"',
+    ]);
+    expect(problems({ fields: { Account: 'A', Owners: 'OWNER' } })).toEqual([
+      'fields.Owners: a list; write { "items": [ { "fields": { … } } ] }',
+    ]);
+  });
+
+  it('the complete example in docs/import-format.md is a valid mapping', () => {
+    const doc = fs.readFileSync(
+      path.resolve(import.meta.dirname, '../../../../../../docs/import-format.md'),
+      'utf8',
+    );
+    const example = /A complete example[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(example).toBeDefined();
+    const mapping = readMapping(JSON.parse(example!), 'docs example');
+    expect(Object.keys(mapping.fields)).toContain('Owners');
+  });
+
+  it('lists the built-in formats, each a valid mapping', () => {
+    expect(listFormats().map((f) => f.name)).toEqual(['massgis-l3', 'maine-geolibrary', 'vision']);
+    for (const f of listFormats()) expect(builtInFormat(f.name).fields.Account).toBeDefined();
+  });
+});
+
+describe('dry run', () => {
+  it('reports record count, fill rates and problems by line without writing', async () => {
+    const mapping = readMapping(
+      { key: 'PID', fields: { Account: 'PID', StreetName: 'Street', LandValue: 'Land', MapLot: 'ML' } },
+      'dry',
+    );
+    const input = await openMappedSource(mapping, [
+      file('dry.csv', 'PID,Street,Land,ML\n1,MAIN ST,100,\n2,,lots,\n3,POND RD,5,\n3,,,\n'),
+    ]);
+    const report = await dryRun(input.source, { mappedFields: Object.keys(mapping.fields) });
+    expect(report.records).toBe(3);
+    expect(report.problems).toEqual(['line 3: LandValue (column "Land"): expected a number, got "lots"']);
+    expect(report.fill).toEqual([
+      { field: 'Account', filled: 2, of: 3 },
+      { field: 'StreetName', filled: 2, of: 3 },
+      { field: 'MapLot', filled: 0, of: 3 },
+      { field: 'LandValue', filled: 2, of: 3 },
+    ]);
+  });
+});

@@ -1,0 +1,223 @@
+import {
+  MAX_BBOX_FEATURES,
+  MailingOwner,
+  type Abutter,
+  type AbuttersResponse,
+  type Bbox,
+  type ParcelCollection,
+  type ParcelFeature,
+  type ParcelGeometry,
+  type ParcelLayerKey,
+} from '@opp/contracts';
+import type { Executor } from '../../db/database.ts';
+import { notFound } from '../../errors.ts';
+import { publicClientsService } from '../clients/clients.service.ts';
+import { simplifyShape, type MultiPolygon } from './parcel-geometry.ts';
+import {
+  buildParcelIndex,
+  byMapLotThenAccount,
+  shapeAt,
+  shapesNear,
+  type IndexedRecord,
+  type ParcelIndex,
+} from './parcel-index.ts';
+import { parcelsRepository } from './parcels.repository.ts';
+
+/*
+ * The public reads of a town's parcel layer: one parcel's shape, the parcels in a map's box, and the
+ * abutters of a parcel. Each joins the client's layer to its published roll through the in-memory index
+ * of the pair (parcel-index.ts), built on first use and kept while memory allows. Two caches, per server:
+ *
+ * - which layer and published roll a client reads, for `lookupTtlMs` (TOWN_CACHE_MS): two queries a
+ *   request were most of an abutters list's time on the embedded engine; a new layer or roll shows
+ *   within that time, on every node;
+ * - indexes by (layer id, roll id): neither ever changes, so an index is never stale; the least recently
+ *   used go first past MAX_INDEXES or MAX_INDEX_BYTES.
+ */
+
+const MAX_INDEXES = 8;
+const MAX_INDEX_BYTES = 400 * 1024 * 1024;
+const MAX_LOOKUPS = 1000;
+
+const noLayer = () => notFound('This town has no parcel map');
+const noParcel = () => notFound('Unable to find the parcel on the town’s map');
+
+interface LayerLookup {
+  layerId: number;
+  keyField: ParcelLayerKey;
+  rollId: number;
+}
+
+async function lookup(db: Executor, clientId: number): Promise<LayerLookup> {
+  const client = await publicClientsService.requireVisible(db, clientId);
+  const layer = await parcelsRepository.findLayer(db, clientId);
+  const rollId = client.activeRollId;
+  if (!layer || rollId === null) throw noLayer();
+  return { layerId: layer.id, keyField: layer.keyField, rollId };
+}
+
+class ParcelIndexes {
+  readonly #lookups = new Map<number, { until: number; value: Promise<LayerLookup> }>();
+  readonly #indexes = new Map<string, Promise<ParcelIndex>>();
+  readonly #sizes = new Map<string, number>();
+
+  constructor(private readonly lookupTtlMs: number) {}
+
+  /** The index of the client's layer joined to its published roll; 404 when it has either none. */
+  async of(db: Executor, clientId: number): Promise<ParcelIndex> {
+    const now = Date.now();
+    let hit = this.#lookups.get(clientId);
+    if (!hit || hit.until <= now) {
+      hit = { until: now + this.lookupTtlMs, value: lookup(db, clientId) };
+      if (this.lookupTtlMs > 0) {
+        if (this.#lookups.size >= MAX_LOOKUPS) this.#lookups.clear();
+        this.#lookups.set(clientId, hit);
+        hit.value.catch(() => this.#lookups.delete(clientId));
+      }
+    }
+    const { layerId, keyField, rollId } = await hit.value;
+    const key = `${layerId}:${rollId}`;
+    let promise = this.#indexes.get(key);
+    if (promise) {
+      // Most recently used last.
+      this.#indexes.delete(key);
+      this.#indexes.set(key, promise);
+      return promise;
+    }
+    promise = Promise.all([
+      parcelsRepository.loadShapes(db, layerId),
+      parcelsRepository.rollRecords(db, rollId),
+    ]).then(([shapes, rows]) => buildParcelIndex({ id: layerId, keyField }, rollId, shapes, rows));
+    this.#remember(key, promise);
+    return promise;
+  }
+
+  #remember(key: string, promise: Promise<ParcelIndex>) {
+    this.#indexes.set(key, promise);
+    promise.then(
+      (index) => {
+        if (this.#indexes.get(key) !== promise) return;
+        this.#sizes.set(key, index.bytes);
+        let total = [...this.#sizes.values()].reduce((a, b) => a + b, 0);
+        for (const old of this.#indexes.keys()) {
+          if (this.#indexes.size <= MAX_INDEXES && total <= MAX_INDEX_BYTES) break;
+          if (old === key) continue;
+          total -= this.#sizes.get(old) ?? 0;
+          this.#indexes.delete(old);
+          this.#sizes.delete(old);
+        }
+      },
+      () => {
+        if (this.#indexes.get(key) === promise) this.#indexes.delete(key);
+      },
+    );
+  }
+}
+
+const geometryOf = (shape: MultiPolygon): ParcelGeometry =>
+  shape.length === 1
+    ? { type: 'Polygon', coordinates: shape[0]! }
+    : { type: 'MultiPolygon', coordinates: shape };
+
+function featureOf(shape: MultiPolygon, records: IndexedRecord[], first: IndexedRecord): ParcelFeature {
+  return {
+    type: 'Feature',
+    geometry: geometryOf(shape),
+    properties: {
+      Account: first.account,
+      MapLot: first.mapLot,
+      Location: first.location,
+      Records: records.length,
+    },
+  };
+}
+
+function shapeOf(index: ParcelIndex, account: string): number {
+  const shape = index.shapeOfAccount.get(account);
+  if (shape === undefined) throw noParcel();
+  return shape;
+}
+
+const subjectOf = (index: ParcelIndex, shape: number, account: string) =>
+  index.records[shape]!.find((r) => r.account === account)!;
+
+export function createParcelsService(lookupTtlMs: number) {
+  const indexes = new ParcelIndexes(lookupTtlMs);
+  return {
+    /** `GET /api/parcels/{clientId}/{account}`: the record's shape, as a Feature naming the record. */
+    async parcel(db: Executor, clientId: number, account: string): Promise<ParcelFeature> {
+      const index = await indexes.of(db, clientId);
+      const shape = shapeOf(index, account);
+      return featureOf(shapeAt(index, shape), index.records[shape]!, subjectOf(index, shape, account));
+    },
+
+    /**
+     * `GET /api/parcels/{clientId}?bbox=`: the shapes that records join and whose boxes meet the box, one
+     * Feature each (named by its first record by map/lot), simplified to about a thousandth of the box.
+     */
+    async inBox(db: Executor, clientId: number, box: Bbox): Promise<ParcelCollection> {
+      const index = await indexes.of(db, clientId);
+      const hits = (index.lonLatTree?.search(box.minLon, box.minLat, box.maxLon, box.maxLat) ?? [])
+        .filter((s) => index.records[s]!.length > 0)
+        .sort((a, b) => a - b);
+      const tolerance = Math.max(box.maxLon - box.minLon, box.maxLat - box.minLat) / 1000;
+      return {
+        type: 'FeatureCollection',
+        features: hits.slice(0, MAX_BBOX_FEATURES).map((s) => {
+          const records = index.records[s]!;
+          return featureOf(simplifyShape(shapeAt(index, s), tolerance), records, records[0]!);
+        }),
+        Truncated: hits.length > MAX_BBOX_FEATURES,
+      };
+    },
+
+    /**
+     * `GET /api/abutters/{clientId}/{account}`: every other record whose shape lies within `feet` of the
+     * subject's (records sharing its shape at 0), nearest first, then by map/lot, with their owners.
+     */
+    async abutters(db: Executor, clientId: number, account: string, feet: number): Promise<AbuttersResponse> {
+      const index = await indexes.of(db, clientId);
+      const shape = shapeOf(index, account);
+      const subject = subjectOf(index, shape, account);
+      const near: { record: IndexedRecord; feet: number }[] = [];
+      for (const hit of shapesNear(index, shape, feet)) {
+        const rounded = Math.round(hit.feet);
+        for (const record of index.records[hit.shape]!)
+          if (record.account !== account) near.push({ record, feet: rounded });
+      }
+      near.sort((a, b) => a.feet - b.feet || byMapLotThenAccount(a.record, b.record));
+      const records = await parcelsRepository.findRecords(
+        db,
+        index.rollId,
+        near.map((n) => n.record.account),
+      );
+      const abutters: Abutter[] = near.map(({ record, feet: distance }) => ({
+        Account: record.account,
+        MapLot: record.mapLot,
+        Location: record.location,
+        DistanceFeet: distance,
+        Owners: ownersOf(records.get(record.account)),
+      }));
+      return {
+        Subject: { Account: subject.account, MapLot: subject.mapLot, Location: subject.location },
+        DistanceFeet: feet,
+        Abutters: abutters,
+      };
+    },
+  };
+}
+
+export type ParcelsService = ReturnType<typeof createParcelsService>;
+
+const OWNER_FIELDS = Object.keys(MailingOwner.shape) as (keyof MailingOwner)[];
+
+/** The owners of a full record, every field present. */
+function ownersOf(record: Record<string, unknown> | undefined): MailingOwner[] {
+  const owners = record?.Owners;
+  if (!Array.isArray(owners)) return [];
+  return owners.map((o: Record<string, unknown>) => {
+    const owner = {} as Record<keyof MailingOwner, string>;
+    for (const f of OWNER_FIELDS) owner[f] = typeof o[f] === 'string' ? o[f] : '';
+    return owner;
+  });
+}

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { PropertyRecord } from '@opp/contracts';
+import { queryRows, type Db } from '../src/db/database.ts';
+import {
+  importRoll,
+  type ImportOptions,
+  type ImportOutcome,
+} from '../src/features/imports/import.service.ts';
+import { openMappedSource, type MappedInput } from '../src/features/imports/mapping/mapped-source.ts';
+import { loadMappingFile } from '../src/features/imports/mapping/mapping-file.ts';
+import { unpackRecord } from '../src/features/properties/record-codec.ts';
+import { testEngine } from './helpers.ts';
+
+/*
+ * The real public exports in ../shared/data/realworld (outside the repository, see its README), read
+ * through the example mappings in docs/examples exactly as `portal import --mapping` reads them. Tests
+ * that use them skip, with a message, when the data is not there.
+ */
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+export const realworldDir = path.resolve(repoRoot, '../shared/data/realworld');
+
+export const EXAMPLES = {
+  'lyme-nh': { folder: 'lyme-nh', files: null },
+  'cambridge-fy2014': { folder: 'cambridge-ma', files: ['cambridge_taxfy14.csv'] },
+  'cambridge-fy2025': { folder: 'cambridge-ma', files: ['cambridge_property_database_fy2025_1000rows.csv'] },
+} as const;
+export type ExampleName = keyof typeof EXAMPLES;
+
+/** The source files of an example (Lyme: every file of its folder), or null when the data is absent. */
+export function exampleFiles(name: ExampleName): string[] | null {
+  const { folder, files } = EXAMPLES[name];
+  const dir = path.join(realworldDir, folder);
+  if (!fs.existsSync(dir)) return null;
+  const list = files ?? fs.readdirSync(dir).filter((f) => /\.(csv|tsv)$/.test(f));
+  const paths = list.map((f) => path.join(dir, f));
+  return paths.every((p) => fs.existsSync(p)) ? paths : null;
+}
+
+export function haveExample(name: ExampleName, suite: string): boolean {
+  const ok = exampleFiles(name) !== null;
+  if (!ok) console.warn(`${suite} skipped: the real data in ${realworldDir} is not there.`);
+  return ok;
+}
+
+export async function openExample(name: ExampleName): Promise<MappedInput> {
+  const mapping = loadMappingFile(path.join(repoRoot, 'docs/examples', `${name}.json`));
+  return openMappedSource(
+    mapping,
+    exampleFiles(name)!.map((p) => ({ path: p })),
+  );
+}
+
+/** Publishes an example through the real import service, as the command line does. */
+export async function importExample(
+  db: Db,
+  clientId: number,
+  name: ExampleName,
+  options: ImportOptions = {},
+): Promise<ImportOutcome> {
+  const input = await openExample(name);
+  return importRoll(
+    db,
+    {
+      clientId,
+      userId: null,
+      actor: 'test',
+      fileName: `${input.fileNames.join(', ')} (mapping ${name}.json)`,
+    },
+    input.source,
+    () => {},
+    { engine: testEngine, ...options },
+  );
+}
+
+/** The client's published records, by account. */
+export async function storedRecords(db: Db, clientId: number): Promise<Map<string, PropertyRecord>> {
+  const rows = await queryRows<{ record: string }>(
+    db,
+    sql`select r.record from property_records r join clients c on c.active_roll_id = r.roll_id where c.id = ${clientId}`,
+  );
+  return new Map(
+    rows.map((r) => {
+      const record = JSON.parse(unpackRecord(r.record)) as PropertyRecord;
+      return [record.Account, record];
+    }),
+  );
+}

@@ -1,0 +1,184 @@
+import { type Abutter, DEFAULT_ABUTTER_DISTANCE_FEET, MAX_ABUTTER_DISTANCE_FEET } from '@opp/contracts';
+import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { DownloadIcon, PrintIcon } from '@/components/ui/icons';
+import { DataTable, type Column } from '@/components/ui/data-table';
+import { errorText } from '@/utils/error-text';
+import { formatCount } from '@/utils/format';
+import { abuttersCsvUrl, abuttersLabelsUrl, useAbutters } from '../api/get-abutters';
+import { checkDistance, DISTANCE_CHOICES } from '../utils/abutter-distance';
+import { mailingLines } from '../utils/mailing-lines';
+import '../parcels.css';
+
+export interface AbuttersPanelProps {
+  clientId: number;
+  account: string;
+  hrefFor: (account: string) => string;
+}
+
+const PRINTING_CLASS = 'opp-printing-abutters';
+
+/**
+ * Spec issue 40: the owners within a chosen distance of this parcel, with their mailing addresses, as a
+ * list, a CSV file, mailing labels (PDF) and a printout: what a hearing notice needs.
+ */
+export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps) {
+  const id = useId();
+  const [text, setText] = useState(String(DEFAULT_ABUTTER_DISTANCE_FEET));
+  const [feet, setFeet] = useState<number>(DEFAULT_ABUTTER_DISTANCE_FEET);
+  const check = checkDistance(text);
+  const abutters = useAbutters(clientId, account, feet);
+  const list = abutters.data;
+  const shownFeet = list?.DistanceFeet ?? feet;
+
+  const type = (value: string) => {
+    setText(value);
+    const c = checkDistance(value);
+    if (c.feet !== null) setFeet(c.feet);
+  };
+
+  // Printing the abutters prints the list alone; the class is gone once the dialog closes.
+  useEffect(() => {
+    const done = () => document.body.classList.remove(PRINTING_CLASS);
+    window.addEventListener('afterprint', done);
+    return () => {
+      window.removeEventListener('afterprint', done);
+      done();
+    };
+  }, []);
+  const print = () => {
+    document.body.classList.add(PRINTING_CLASS);
+    window.print();
+  };
+
+  const columns: Column<Abutter>[] = [
+    {
+      key: 'account',
+      label: 'Account',
+      render: (a) => <Link to={hrefFor(a.Account)}>{a.Account}</Link>,
+    },
+    { key: 'maplot', label: 'Map/Lot', render: (a) => a.MapLot },
+    { key: 'location', label: 'Location', render: (a) => a.Location },
+    {
+      key: 'owners',
+      label: 'Owners and mailing address',
+      render: (a) =>
+        a.Owners.map((o, i) => (
+          <address key={i} className="opp-abutters__owner">
+            <strong>{o.OwnerName}</strong>
+            {mailingLines(o).map((line, j) => (
+              <span key={j} className="display-block">
+                {line}
+              </span>
+            ))}
+          </address>
+        )),
+    },
+    { key: 'distance', label: 'Distance (ft)', numeric: true, render: (a) => formatCount(a.DistanceFeet) },
+  ];
+
+  const count = list?.Abutters.length ?? 0;
+  const status = abutters.isError
+    ? ''
+    : !list || abutters.isPlaceholderData
+      ? `Finding the parcels within ${feet} ft…`
+      : `${formatCount(count)} ${count === 1 ? 'record' : 'records'} within ${shownFeet} ft of this parcel`;
+
+  return (
+    <section className="opp-abutters" aria-labelledby={`${id}-heading`}>
+      <h3 id={`${id}-heading`} className="opp-subsection__heading">
+        Abutters
+      </h3>
+      <p>
+        The records whose parcels lie within a distance of this one (0 ft: touching), with their owners’
+        mailing addresses, for notices of hearings.
+      </p>
+      <div className="opp-abutters__controls">
+        <fieldset className="usa-fieldset">
+          <legend className="usa-legend margin-top-0">Distance</legend>
+          <div className="opp-abutters__choices">
+            {DISTANCE_CHOICES.map((d) => (
+              <button
+                key={d}
+                type="button"
+                className={`usa-button${check.feet === d ? '' : ' usa-button--outline'}`}
+                aria-pressed={check.feet === d}
+                onClick={() => type(String(d))}
+              >
+                {d} ft
+              </button>
+            ))}
+          </div>
+        </fieldset>
+        <div className={`usa-form-group margin-top-0${check.error ? ' usa-form-group--error' : ''}`}>
+          <label className="usa-label margin-top-0" htmlFor={`${id}-feet`}>
+            Other distance (feet)
+          </label>
+          <span className="usa-hint" id={`${id}-hint`}>
+            0 to {formatCount(MAX_ABUTTER_DISTANCE_FEET)}
+          </span>
+          <span className="usa-error-message" id={`${id}-error`} aria-live="polite">
+            {check.error ?? ''}
+          </span>
+          <input
+            id={`${id}-feet`}
+            className={`usa-input opp-abutters__distance${check.error ? ' usa-input--error' : ''}`}
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={6}
+            value={text}
+            aria-invalid={check.error ? true : undefined}
+            aria-describedby={`${id}-hint${check.error ? ` ${id}-error` : ''}`}
+            onChange={(e) => type(e.target.value)}
+          />
+        </div>
+      </div>
+
+      <p className="opp-count" role="status" aria-live="polite">
+        {status}
+      </p>
+
+      {abutters.isError ? (
+        <div className="usa-alert usa-alert--error usa-alert--slim" role="alert">
+          <div className="usa-alert__body">
+            <p className="usa-alert__text">The abutters could not be listed. {errorText(abutters.error)}</p>
+          </div>
+        </div>
+      ) : null}
+
+      {list && !abutters.isError ? (
+        <>
+          <div className="opp-abutters__actions">
+            <a
+              className="usa-button usa-button--outline"
+              href={abuttersCsvUrl(clientId, account, shownFeet)}
+              download
+            >
+              <DownloadIcon size={20} /> Download CSV
+            </a>
+            <a
+              className="usa-button usa-button--outline"
+              href={abuttersLabelsUrl(clientId, account, shownFeet)}
+              download
+            >
+              <DownloadIcon size={20} /> Mailing labels (PDF)
+            </a>
+            <button type="button" className="usa-button usa-button--outline" onClick={print}>
+              <PrintIcon size={20} /> Print list
+            </button>
+          </div>
+          {count === 0 ? (
+            <p className="opp-empty">No other parcel lies within {shownFeet} ft of this one.</p>
+          ) : (
+            <DataTable
+              caption={`Abutters within ${shownFeet} ft, nearest first`}
+              columns={columns}
+              rows={list.Abutters}
+              className="opp-abutters__table"
+            />
+          )}
+        </>
+      ) : null}
+    </section>
+  );
+}

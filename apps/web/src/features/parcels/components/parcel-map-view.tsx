@@ -1,0 +1,148 @@
+import type { ParcelFeature } from '@opp/contracts';
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import '../parcels.css';
+
+/*
+ * The Leaflet map itself, in a chunk of its own (with Leaflet and its stylesheet): only a page that
+ * shows a map downloads it (parcel-map.tsx loads it lazily). SVG paths, no WebGL.
+ */
+
+export interface ParcelMapViewProps {
+  /** The parcels drawn; a click on one opens its record. */
+  features: ParcelFeature[];
+  /** The record's own parcel, drawn highlighted above the others; the map is fitted to it. */
+  subject?: ParcelFeature;
+  /** Where a parcel's record is. */
+  hrefFor: (account: string) => string;
+  /** Tile address ({z}/{x}/{y}); empty: parcels on a plain background. */
+  tilesUrl: string;
+  /** The map's accessible name and the id of the text describing it. */
+  label: string;
+  describedBy: string;
+}
+
+const OSM_ATTRIBUTION =
+  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
+/** Attribution for the tile server: OpenStreetMap's own wording for its tiles, else the server's name. */
+function attributionFor(tilesUrl: string): string {
+  const host = /^https?:\/\/([^/]+)/.exec(tilesUrl)?.[1] ?? '';
+  if (/(^|\.)openstreetmap\.(org|fr|de)$/.test(host.replace(/\{s\}\./, ''))) return OSM_ATTRIBUTION;
+  const safe = host.replace(/[^A-Za-z0-9.{}:-]/g, '');
+  return `Map tiles: ${safe}`;
+}
+
+const SUBJECT_STYLE: L.PathOptions = { color: '#b50909', weight: 3, fillColor: '#d83933', fillOpacity: 0.45 };
+const PARCEL_STYLE: L.PathOptions = { color: '#1a4480', weight: 1, fillColor: '#73b3e7', fillOpacity: 0.15 };
+
+/** The feature's text for its tooltip: text nodes, never HTML (the names come from the town's data). */
+function tooltipOf(f: ParcelFeature): HTMLElement {
+  const { Account, MapLot, Location } = f.properties;
+  const tip = document.createElement('span');
+  tip.textContent = [Location || `Account ${Account}`, MapLot ? `Map/Lot ${MapLot}` : '']
+    .filter(Boolean)
+    .join(' · ');
+  return tip;
+}
+
+/** Leaflet keeps and changes the objects it is given; it gets copies. */
+const copy = (f: ParcelFeature) => ({ ...f, properties: { ...f.properties } });
+
+export default function ParcelMapView({
+  features,
+  subject,
+  hrefFor,
+  tilesUrl,
+  label,
+  describedBy,
+}: ParcelMapViewProps) {
+  const navigate = useNavigate();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<L.Map | null>(null);
+  const fittedRef = useRef<string | null>(null);
+  // Read by the click handlers, which outlive a render.
+  const hrefForRef = useRef(hrefFor);
+  useEffect(() => {
+    hrefForRef.current = hrefFor;
+  }, [hrefFor]);
+
+  useEffect(() => {
+    const map = L.map(containerRef.current!, {
+      attributionControl: false,
+      zoomSnap: 0.25,
+      maxZoom: 20,
+      // Scrolling the page over the map scrolls the page; zoom with the buttons, keys or a pinch.
+      scrollWheelZoom: false,
+    });
+    map.setView([0, 0], 2);
+    mapRef.current = map;
+    return () => {
+      map.remove();
+      mapRef.current = null;
+      fittedRef.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !tilesUrl) return;
+    const attribution = L.control.attribution({ prefix: false }).addTo(map);
+    const tiles = L.tileLayer(tilesUrl, {
+      maxZoom: 20,
+      maxNativeZoom: 19,
+      attribution: attributionFor(tilesUrl),
+    });
+    tiles.addTo(map);
+    return () => {
+      tiles.remove();
+      attribution.remove();
+    };
+  }, [tilesUrl]);
+
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map) return;
+    const parcels = L.geoJSON(features.map(copy), {
+      style: () => PARCEL_STYLE,
+      onEachFeature: (f: ParcelFeature, path) => {
+        path.bindTooltip(tooltipOf(f), { sticky: true });
+        path.on('click', () => {
+          void navigate(hrefForRef.current(f.properties.Account));
+        });
+      },
+    }).addTo(map);
+    // On top, and taking the clicks on its own shape (which condominium units share).
+    const own = subject
+      ? L.geoJSON(copy(subject), {
+          style: () => SUBJECT_STYLE,
+          onEachFeature: (f: ParcelFeature, path) => path.bindTooltip(tooltipOf(f), { sticky: true }),
+        }).addTo(map)
+      : null;
+    // Fitted once per thing to show, not again when neighbours arrive or after the user has moved.
+    const fit = subject ? [subject] : features;
+    const key = fit.map((f) => f.properties.Account).join('\n');
+    if (fit.length && fittedRef.current !== key) {
+      fittedRef.current = key;
+      const bounds = (own ?? parcels).getBounds();
+      if (bounds.isValid())
+        map.fitBounds(bounds, { padding: [32, 32], maxZoom: subject ? 18 : 19, animate: false });
+    }
+    return () => {
+      parcels.remove();
+      own?.remove();
+    };
+  }, [features, subject, navigate]);
+
+  return (
+    <div
+      ref={containerRef}
+      className="opp-parcel-map__canvas"
+      role="region"
+      aria-label={label}
+      aria-describedby={describedBy}
+    />
+  );
+}

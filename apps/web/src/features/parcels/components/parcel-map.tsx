@@ -1,0 +1,36 @@
+import type { ParcelFeature } from '@opp/contracts';
+import { lazy, Suspense, useId } from 'react';
+import { usePublicConfig } from '@/features/auth/api/get-public-config';
+
+// Leaflet and its stylesheet load with the first map shown, never with a page's own code.
+const ParcelMapView = lazy(() => import('./parcel-map-view'));
+
+export interface ParcelMapProps {
+  features: ParcelFeature[];
+  subject?: ParcelFeature;
+  hrefFor: (account: string) => string;
+  /** The map's accessible name. */
+  label: string;
+  /** What the map shows, in words, and where the same information is as text. */
+  description: string;
+}
+
+/**
+ * A map of parcels: an enhancement beside a list that holds the same records. Its name and description
+ * tell a screen reader what it is and where the list is; keyboard users can pan and zoom it, and every
+ * record it links to is also a link in that list.
+ */
+export function ParcelMap({ description, ...props }: ParcelMapProps) {
+  const descriptionId = useId();
+  const tilesUrl = usePublicConfig().data?.mapTilesUrl ?? '';
+  return (
+    <div className="opp-parcel-map">
+      <Suspense fallback={<div className="opp-parcel-map__canvas" />}>
+        <ParcelMapView {...props} tilesUrl={tilesUrl} describedBy={descriptionId} />
+      </Suspense>
+      <p id={descriptionId} className="opp-parcel-map__note">
+        {description}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,216 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  expectNoA11yViolations,
+  launchBrowser,
+  newPage,
+  SCREENSHOTS_DIR,
+  type TrackedPage,
+} from './support/browser.ts';
+import { startPortal, type Portal } from './support/portal.ts';
+import { HARRISON, seedPublicTowns } from './support/public-fixture.ts';
+import { createUser } from './support/seed.ts';
+
+/*
+ * Every page at every width from a small phone to a desktop (issue 38): nothing outside the viewport,
+ * no table clipped (a table too wide scrolls inside its own region), the login form a proper width,
+ * admin Edit/Delete on screen at 375 px, and axe-core still clean. Screenshots of each page at 375,
+ * 800, 1,024 and 1,280 px go to $SCREENS_DIR (or e2e/artifacts/screenshots) to be looked at.
+ */
+
+const ALL_WIDTHS = [320, 375, 600, 768, 800, 1024, 1280, 1920];
+/** LAYOUT_WIDTHS=375,800 runs only those (while working on one layout). */
+const WIDTHS = process.env.LAYOUT_WIDTHS ? process.env.LAYOUT_WIDTHS.split(',').map(Number) : ALL_WIDTHS;
+const SCREENSHOT_WIDTHS = new Set<number>([375, 800, 1024, 1280]);
+const SCREENS_DIR = process.env.SCREENS_DIR ?? SCREENSHOTS_DIR;
+
+const TOWN_ADMIN = { username: 'tina.town', password: 'town admin password' };
+const OTHER_ADMIN = { username: 'oscar.otherwise-long-username', password: 'other admin password' };
+const PROVIDER = { username: 'pat.provider', password: 'provider password 123' };
+
+let portal: Portal;
+let browser: Browser;
+
+beforeAll(async () => {
+  portal = await startPortal({
+    seed: async (db) => {
+      const { harrisonId } = await seedPublicTowns(db);
+      await createUser(db, { ...TOWN_ADMIN, roleId: 2, manages: harrisonId });
+      await createUser(db, { ...OTHER_ADMIN, roleId: 3, manages: harrisonId });
+      await createUser(db, { ...PROVIDER, roleId: 1 });
+    },
+  });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+/**
+ * What lies outside the viewport: the page scrolling sideways, any visible element reaching past either
+ * edge (unless it is inside a region that scrolls sideways on its own), and any table wider than the
+ * screen that is not inside such a region (clipped, unreachable).
+ */
+async function outsideViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const vw = document.documentElement.clientWidth;
+    const found: string[] = [];
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    if (document.documentElement.scrollWidth > vw)
+      found.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${vw})`);
+    const scrolls = (el: Element | null): boolean => {
+      for (let a = el?.parentElement; a && a !== document.body; a = a.parentElement) {
+        const o = getComputedStyle(a).overflowX;
+        if (o === 'auto' || o === 'scroll') return true;
+      }
+      return false;
+    };
+    const hiddenText = (el: Element) =>
+      !!el.closest('.opp-visually-hidden, .usa-sr-only, .usa-checkbox__input, .usa-radio__input') ||
+      getComputedStyle(el).visibility === 'hidden';
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || hiddenText(el) || scrolls(el)) continue;
+      if (r.right > vw + 1 || r.left < -1)
+        found.push(`${name(el)} spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    for (const table of Array.from(document.querySelectorAll('table'))) {
+      const r = table.getBoundingClientRect();
+      if (r.width > 0 && r.right > vw + 1 && !scrolls(table)) found.push(`table clipped: ${name(table)}`);
+      // Clipped by an ancestor that hides its overflow (the page's own or a container's).
+      for (let a = table.parentElement; a; a = a.parentElement) {
+        const o = getComputedStyle(a).overflowX;
+        if (o === 'auto' || o === 'scroll') break;
+        if ((o === 'hidden' || o === 'clip') && table.scrollWidth > a.clientWidth + 1)
+          found.push(`table clipped by ${name(a)}`);
+      }
+    }
+    return [...new Set(found)].slice(0, 15);
+  });
+}
+
+/** Regions that scroll sideways because their content is wider than they are (allowed, but not wanted). */
+async function sidewaysRegions(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('main *'))
+      .filter((el) => {
+        const o = getComputedStyle(el).overflowX;
+        return (o === 'auto' || o === 'scroll') && el.scrollWidth > el.clientWidth + 1;
+      })
+      .map((el) => `${el.className} (${el.scrollWidth} in ${el.clientWidth})`),
+  );
+}
+
+async function shoot(page: Page, name: string, width: number) {
+  if (!SCREENSHOT_WIDTHS.has(width)) return;
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENS_DIR, `${name}-${width}.png`), fullPage: true });
+}
+
+async function signIn(page: Page, url: string, user: { username: string; password: string }) {
+  await page.goto(url);
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByLabel('Password').press('Enter');
+}
+
+const settle = (page: Page) => page.waitForLoadState('networkidle');
+
+describe('every page at every width', () => {
+  let visitor: TrackedPage;
+  let townAdmin: TrackedPage;
+  let provider: TrackedPage;
+  beforeAll(async () => {
+    visitor = await newPage(browser, { baseURL: portal.url, timeoutMs: 20_000 });
+    townAdmin = await newPage(browser, { baseURL: portal.url, timeoutMs: 20_000 });
+    provider = await newPage(browser, { baseURL: portal.url, timeoutMs: 20_000 });
+    await signIn(townAdmin, `/${HARRISON.state}/${HARRISON.city}/admin`, TOWN_ADMIN);
+    await townAdmin.getByRole('heading', { name: 'Admins' }).waitFor();
+    await signIn(provider, '/admin', PROVIDER);
+    await provider.getByRole('heading', { name: 'Provider console' }).waitFor();
+  });
+  afterAll(async () => {
+    await Promise.all([visitor, townAdmin, provider].map((p) => p?.close()));
+  });
+
+  const expectInside = async (page: Page, label: string) => {
+    expect(await outsideViewport(page), `${label}: content outside the viewport`).toEqual([]);
+    await expectNoA11yViolations(page, label);
+  };
+
+  for (const width of WIDTHS) {
+    it(`at ${width} px`, async () => {
+      const viewport = { width, height: width < 768 ? 812 : 900 };
+      for (const p of [visitor, townAdmin, provider]) await p.setViewportSize(viewport);
+
+      await visitor.goto('/');
+      await visitor
+        .getByLabel('Community')
+        .locator('option', { hasText: 'Harrison' })
+        .waitFor({ state: 'attached' });
+      await expectInside(visitor, `home at ${width}`);
+      await shoot(visitor, 'home', width);
+
+      await visitor.goto(`/${HARRISON.state}/${HARRISON.city}/search?view=list`);
+      await visitor.locator('.opp-results-table tbody tr').first().waitFor();
+      await settle(visitor);
+      await expectInside(visitor, `results list at ${width}`);
+      // The results table fits: no column to scroll to.
+      expect(await sidewaysRegions(visitor), `results list at ${width}`).toEqual([]);
+      await shoot(visitor, 'results-list', width);
+
+      await visitor.goto(`/${HARRISON.state}/${HARRISON.city}/search?view=grid`);
+      await visitor.getByRole('list', { name: 'Search results' }).waitFor();
+      await settle(visitor);
+      await expectInside(visitor, `results grid at ${width}`);
+      await shoot(visitor, 'results-grid', width);
+
+      await visitor.goto(`/${HARRISON.state}/${HARRISON.city}/1000`);
+      await visitor.getByRole('table', { name: 'Tax details' }).waitFor();
+      await settle(visitor);
+      await expectInside(visitor, `record at ${width}`);
+      // Every Tax Details column can be read: its cells are on screen or in a region that scrolls to them.
+      const outstanding = visitor.getByRole('table', { name: 'Tax details' }).getByText('$1,234.56');
+      await outstanding.scrollIntoViewIfNeeded();
+      expect(await outstanding.isVisible()).toBe(true);
+      await shoot(visitor, 'record', width);
+
+      await visitor.goto(`/${HARRISON.state}/${HARRISON.city}/admin`);
+      const user = visitor.getByLabel('Username');
+      await user.waitFor();
+      await expectInside(visitor, `login at ${width}`);
+      // A proper form width: the fields are at least 18rem wide whenever the screen allows it.
+      const field = (await user.boundingBox())!;
+      expect(field.width).toBeGreaterThanOrEqual(Math.min(288, width - 48));
+      await shoot(visitor, 'login', width);
+
+      await townAdmin.goto(`/${HARRISON.state}/${HARRISON.city}/admin`);
+      await townAdmin.getByRole('button', { name: `Edit ${OTHER_ADMIN.username}` }).waitFor();
+      await settle(townAdmin);
+      await expectInside(townAdmin, `town admin at ${width}`);
+      expect(await sidewaysRegions(townAdmin), `town admin at ${width}`).toEqual([]);
+      // Every row's Edit and Delete are on screen (not scrolled off to the right of a table).
+      for (const button of await townAdmin.getByRole('button', { name: /^(Edit|Delete) / }).all()) {
+        const box = (await button.boundingBox())!;
+        expect(box.x + box.width, (await button.getAttribute('aria-label')) ?? '').toBeLessThanOrEqual(width);
+      }
+      await shoot(townAdmin, 'town-admin', width);
+
+      await provider.goto('/admin');
+      await provider.getByRole('heading', { name: 'Provider console' }).waitFor();
+      await provider.getByRole('button', { name: /^Edit Harrison/ }).waitFor();
+      await settle(provider);
+      await expectInside(provider, `provider console at ${width}`);
+      expect(await sidewaysRegions(provider), `provider console at ${width}`).toEqual([]);
+      await shoot(provider, 'provider-console', width);
+    });
+  }
+
+  it('had no page errors', () => {
+    expect([...visitor.errors, ...townAdmin.errors, ...provider.errors]).toEqual([]);
+  });
+});

@@ -1,0 +1,179 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDemoParcelLayer } from '../apps/server/src/features/parcels/demo-parcels.ts';
+import {
+  expectNoA11yViolations,
+  launchBrowser,
+  MOBILE,
+  newPage,
+  screenshot,
+  type TrackedPage,
+} from './support/browser.ts';
+import { startPortal, type Portal } from './support/portal.ts';
+import { seedPublicTowns } from './support/public-fixture.ts';
+
+/*
+ * Issue 40 in a real browser: Harrison gets the demo towns' synthetic parcel layer (a street grid of
+ * lots), Bridgton none. The record page shows the parcel on a map with its neighbours and the abutters
+ * panel; the results page has a Map view; axe-core finds nothing wrong with either. Offline: the portal
+ * runs with MAP_TILES_URL empty (TEST_ENV), so the map draws parcels only.
+ */
+
+let portal: Portal;
+let browser: Browser;
+let page: TrackedPage;
+
+beforeAll(async () => {
+  portal = await startPortal({
+    seed: async (db) => {
+      const { harrisonId } = await seedPublicTowns(db);
+      const report = await createDemoParcelLayer(db, harrisonId, { lat: 44.11, lon: -70.68 }, 'e2e');
+      if (!report) throw new Error('Harrison got no parcel layer');
+    },
+  });
+  browser = await launchBrowser();
+  page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+});
+afterAll(async () => {
+  await page?.close();
+  await browser?.close();
+  await portal?.close();
+});
+
+const parcelPaths = (p: TrackedPage) => p.locator('.opp-parcel-map path.leaflet-interactive');
+const SUBJECT = '.opp-parcel-map path[stroke="#b50909"]';
+
+/** A parcel drawn on the map other than the record's own. */
+const neighbourPath = (p: TrackedPage) =>
+  p.locator('.opp-parcel-map path.leaflet-interactive:not([stroke="#b50909"])').first();
+
+describe('parcel maps', () => {
+  it('shows the record’s parcel among its neighbours, and its abutters, with no axe violations', async () => {
+    await page.goto('/Maine/Harrison/1000');
+    const section = page.getByRole('region', { name: 'Map and Abutters' });
+    await section.waitFor();
+    const map = page.getByRole('region', { name: /^Map of the parcel at .+ and its neighbours$/ });
+    await map.waitFor();
+    // The parcel (red) and its neighbours, drawn once the box around it has come.
+    await expect.poll(() => parcelPaths(page).count()).toBeGreaterThan(5);
+    expect(await page.locator(SUBJECT).count()).toBe(1);
+    expect(await map.getAttribute('aria-describedby')).toBeTruthy();
+    // The GIS link in the record's header stays.
+    expect(await page.locator('a[href="https://maps.harrison.example/parcel/1000"]').count()).toBe(1);
+
+    const status = section.locator('.opp-count');
+    await expect.poll(() => status.textContent()).toMatch(/^\d+ records? within 300 ft of this parcel$/);
+    const table = section.getByRole('table', { name: 'Abutters within 300 ft, nearest first' });
+    const rows = table.locator('tbody tr');
+    const at300 = await rows.count();
+    expect(at300).toBeGreaterThan(1);
+    // Nearest first, the neighbours touching at 0 ft.
+    expect(await rows.first().locator('td').last().textContent()).toBe('0');
+
+    await section.getByRole('button', { name: '100 ft' }).click();
+    await expect.poll(() => status.textContent()).toMatch(/^\d+ records? within 100 ft of this parcel$/);
+    const table100 = section.getByRole('table', { name: 'Abutters within 100 ft, nearest first' });
+    await table100.waitFor();
+    expect(await table100.locator('tbody tr').count()).toBeLessThanOrEqual(at300);
+
+    // Keyboard users can reach the map (and pan and zoom it); its name and description say what it is.
+    expect(await map.getAttribute('tabindex')).toBe('0');
+    await screenshot(page, 'parcel-map-record', { fullPage: true });
+    await expectNoA11yViolations(page, 'record page with its parcel map and abutters');
+
+    // A typed distance out of range is refused with a message, as typed.
+    const distance = section.getByRole('textbox', { name: /other distance/i });
+    await distance.fill('3000');
+    await section.getByText('The distance must be a whole number of feet from 0 to 2640.').waitFor();
+    expect(await distance.getAttribute('aria-invalid')).toBe('true');
+    await expectNoA11yViolations(page, 'abutters panel with a distance error');
+
+    // The downloads are real files from the server.
+    await distance.fill('100');
+    const csvHref = await section.getByRole('link', { name: /download csv/i }).getAttribute('href');
+    const csv = await page.request.get(csvHref!);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()['content-type']).toMatch(/text\/csv/);
+    const pdfHref = await section.getByRole('link', { name: /mailing labels/i }).getAttribute('href');
+    const pdf = await page.request.get(pdfHref!);
+    expect(pdf.status()).toBe(200);
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // "Print list" prints the abutters alone: the record's other sections and the map are left out.
+    await page.evaluate(() => {
+      window.print = () => document.body.setAttribute('data-printed', 'yes');
+    });
+    await section.getByRole('button', { name: /print list/i }).click();
+    expect(await page.locator('body').getAttribute('data-printed')).toBe('yes');
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.getByRole('heading', { name: 'Assessment', exact: true }).isVisible()).toBe(false);
+    expect(await map.isVisible()).toBe(false);
+    expect(await section.getByRole('table', { name: /^Abutters within 100 ft/ }).isVisible()).toBe(true);
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await page.emulateMedia({ media: 'screen' });
+    expect(await page.getByRole('heading', { name: 'Assessment', exact: true }).isVisible()).toBe(true);
+
+    // A click on a neighbour opens its record.
+    await neighbourPath(page).dispatchEvent('click');
+    await page.waitForURL((u) => /\/Maine\/Harrison\/(?!1000$)[^/]+$/.test(u.pathname), {
+      waitUntil: 'commit',
+    });
+    await page.getByRole('region', { name: 'Map and Abutters' }).waitFor();
+    expect(page.errors).toEqual([]);
+  });
+
+  it('has no map, and asks for none, on a town without a parcel layer', async () => {
+    const other = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    try {
+      const parcelRequests: string[] = [];
+      other.on('request', (r) => {
+        if (/^\/api\/(parcels|abutters)\//.test(new URL(r.url()).pathname)) parcelRequests.push(r.url());
+      });
+      await other.goto('/Maine/Bridgton/1');
+      await other.getByRole('heading', { name: 'Assessment', exact: true }).waitFor();
+      await other.waitForLoadState('networkidle');
+      expect(await other.getByRole('region', { name: 'Map and Abutters' }).count()).toBe(0);
+      expect(await other.locator('.leaflet-container').count()).toBe(0);
+      await other.goto('/Maine/Bridgton/search');
+      await other.locator('.opp-results-table tbody tr').first().waitFor();
+      expect(await other.getByRole('button', { name: 'Map', exact: true }).count()).toBe(0);
+      expect(parcelRequests).toEqual([]);
+      expect(other.errors).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('shows the results on a map beside the list; a click opens the record', async () => {
+    await page.goto('/Maine/Harrison/search');
+    await page.locator('.opp-results-table tbody tr').first().waitFor();
+    await page.getByRole('button', { name: 'Map', exact: true }).click();
+    expect(page.url()).toContain('view=map');
+    const map = page.getByRole('region', { name: 'Map of the results on this page' });
+    await map.waitFor();
+    const results = await page.locator('.opp-results-table tbody tr').count();
+    await expect.poll(() => parcelPaths(page).count()).toBe(results);
+    await expectNoA11yViolations(page, 'results page, map view');
+    await screenshot(page, 'parcel-map-results', { fullPage: true });
+
+    await parcelPaths(page).first().dispatchEvent('click');
+    await page.waitForURL((u) => /\/Maine\/Harrison\/(?!search$)[^/]+$/.test(u.pathname), {
+      waitUntil: 'commit',
+    });
+    await page.getByRole('region', { name: 'Map and Abutters' }).waitFor();
+    expect(page.errors).toEqual([]);
+  });
+
+  it('fits a phone screen', async () => {
+    const phone = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url, viewport: MOBILE });
+    try {
+      await phone.goto('/Maine/Harrison/1000');
+      await phone.getByRole('table', { name: /^Abutters within 300 ft/ }).waitFor();
+      await expect.poll(() => parcelPaths(phone).count()).toBeGreaterThan(5);
+      await expectNoA11yViolations(phone, 'record page with its parcel map and abutters at 375px');
+      await screenshot(phone, 'parcel-map-record-375', { fullPage: true });
+    } finally {
+      await phone.close();
+    }
+  });
+});

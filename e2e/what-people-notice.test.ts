@@ -1,0 +1,399 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNoA11yViolations, launchBrowser, newPage, type TrackedPage } from './support/browser.ts';
+import { startPortal, type Portal } from './support/portal.ts';
+import { BRIDGTON, HARRISON, seedPublicTowns } from './support/public-fixture.ts';
+import { buildClient, createUser } from './support/seed.ts';
+
+/*
+ * Issue 38 as a realtor, a title researcher and a town clerk would meet it: numbers typed, money and
+ * facts on the page, a phone's first screen of results, the Advanced Search's buttons in view, active
+ * filters as chips, Previous/Next across the whole result set, a session expiring mid-edit, the photo
+ * lightbox, and what a printout says (Chromium's PDF read back with pdftotext).
+ */
+
+const CLERK = { username: 'bea.bridgton', password: 'bridgton clerk password' };
+const EMPTY_TOWN = { state: 'Maine', city: 'Naples' };
+
+let portal: Portal;
+let browser: Browser;
+
+beforeAll(async () => {
+  portal = await startPortal({
+    seed: async (db) => {
+      const { bridgtonId } = await seedPublicTowns(db);
+      await createUser(db, { ...CLERK, roleId: 2, manages: bridgtonId });
+      // A town on the portal whose roll has not been published yet.
+      await buildClient(db, { city: EMPTY_TOWN.city, stateProvince: EMPTY_TOWN.state });
+    },
+  });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await portal?.close();
+});
+
+const searchUrl = (query = '') => `/${HARRISON.state}/${HARRISON.city}/search${query}`;
+const count = (page: Page) => page.locator('.opp-count');
+const expectCount = (page: Page, text: string) => expect.poll(() => count(page).textContent()).toBe(text);
+const rows = (page: Page) => page.locator('.opp-results-table tbody tr');
+const position = async (page: Page) =>
+  ((await page.locator('.opp-bottombar__pos').textContent()) ?? '').replace(/^Result /, '');
+
+async function recordShown(page: Page, address: string) {
+  await page.getByRole('heading', { level: 1, name: address }).waitFor();
+  await page.locator('.opp-record .opp-section').first().waitFor();
+}
+
+describe('numbers people type', () => {
+  let page: TrackedPage;
+  beforeAll(async () => {
+    page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+  });
+  afterAll(() => page?.close());
+
+  it('the page-number box reverts "-3" instead of going to page 3', async () => {
+    await page.goto(searchUrl());
+    await expectCount(page, 'Showing 1 to 50 of 120 results');
+    const box = page.getByLabel('Page number');
+    await box.fill('-3');
+    await box.press('Enter');
+    expect(await box.inputValue()).toBe('1');
+    await expectCount(page, 'Showing 1 to 50 of 120 results');
+    await box.fill('3');
+    await box.press('Enter');
+    await expectCount(page, 'Showing 101 to 120 of 120 results');
+  });
+
+  it('Advanced Search keeps 2.5 baths as 2.5 and explains "five" as it is typed', async () => {
+    await page.goto(searchUrl());
+    await page.getByRole('button', { name: /Advanced search/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Advanced Search' });
+    await dialog.getByText('Waterfront').waitFor();
+    const baths = dialog.getByLabel('Bathrooms (at least)');
+    await baths.pressSequentially('2.5');
+    expect(await baths.inputValue()).toBe('2.5');
+    const landTo = dialog.getByLabel('Land area to (acres)');
+    await landTo.pressSequentially('five');
+    await dialog.getByText('Enter a number, for example 2.5.').waitFor();
+    expect(await landTo.getAttribute('aria-invalid')).toBe('true');
+    await expectNoA11yViolations(page, 'advanced search with a field to fix');
+    // Search stays in the dialog, on the field to fix; nothing is sent.
+    await dialog.getByRole('button', { name: 'Search' }).click();
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await landTo.evaluate((el) => el === document.activeElement)).toBe(true);
+    await landTo.fill('');
+    await dialog.getByRole('button', { name: 'Search' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.waitForURL(/baths=2\.5/);
+    expect(await count(page).textContent()).toMatch(/^Showing \d+ to \d+ of \d+ results?$/);
+  });
+
+  it('never shows a field path to the public, even for a bad value in a shared link', async () => {
+    await page.goto(searchUrl('?landMax=five'));
+    const alert = page.getByRole('alert').filter({ hasText: 'An error has occured' });
+    await alert.waitFor();
+    expect(await alert.textContent()).not.toMatch(/filters\.|land\.area/);
+  });
+});
+
+describe('money and facts', () => {
+  let page: TrackedPage;
+  beforeAll(async () => {
+    page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+  });
+  afterAll(() => page?.close());
+
+  it('says what is due near the top of the record and on Pay Now; a record with none says nothing', async () => {
+    await page.goto(`/${HARRISON.state}/${HARRISON.city}/1000`);
+    await recordShown(page, '10 MAIN ST');
+    const due = page.locator('.opp-due');
+    expect(await due.innerText()).toBe('Total due $1,234.56 as of 07/01/2024');
+    // Above the sections: the first thing after the address and owners' heading.
+    const dueTop = (await due.boundingBox())!.y;
+    const assessmentTop = (await page
+      .getByRole('heading', { name: 'Assessment', exact: true })
+      .boundingBox())!.y;
+    expect(dueTop).toBeLessThan(assessmentTop);
+    expect(await page.getByRole('link', { name: /Pay Now/ }).innerText()).toContain('$1,234.56 due');
+
+    await page.goto(`/${HARRISON.state}/${HARRISON.city}/1002`);
+    await recordShown(page, '14 LAKE RD');
+    expect(await page.locator('.opp-due').count()).toBe(0);
+    expect(await page.getByText(/Total due/).count()).toBe(0);
+  });
+
+  it('results: "+N more" owners, acres with 2 decimals, apartments as units, one date style', async () => {
+    await page.goto(searchUrl());
+    await expectCount(page, 'Showing 1 to 50 of 120 results');
+    const first = rows(page).first();
+    expect(await first.locator('td').nth(2).innerText()).toContain('+1 more');
+    for (const acres of await rows(page).locator('td[data-label="Acres"]').allInnerTexts())
+      expect(acres).toMatch(/^\d+\.\d\d$/);
+    for (const date of await rows(page).locator('td[data-label="Last Sale Date"]').allInnerTexts())
+      expect(date).toMatch(/^\d\d\/\d\d\/\d{4}$/);
+    expect(await page.locator('.opp-asof').innerText()).toMatch(/^Data as of \d\d\/\d\d\/\d{4}$/);
+
+    await page.goto(`/${HARRISON.state}/${HARRISON.city}/1005`);
+    await recordShown(page, '20 BOLSTERS MILLS RD, UNIT B');
+    expect(await page.locator('.opp-record-meta').innerText()).toMatch(/Last Updated\s+03\/14\/2025/);
+  });
+
+  it('"Showing 1 to 1 of 1 result", and a town with no roll yet says so', async () => {
+    await page.goto(searchUrl('?q=1005'));
+    await expectCount(page, 'Showing 1 to 1 of 1 result');
+
+    await page.goto(`/${EMPTY_TOWN.state}/${EMPTY_TOWN.city}/search`);
+    await page.getByText('This town has not published its property records yet.', { exact: false }).waitFor();
+    expect(await page.getByText(/Try fewer words/).count()).toBe(0);
+  });
+});
+
+describe('on a phone', () => {
+  let page: TrackedPage;
+  beforeAll(async () => {
+    page = await newPage(browser, {
+      baseURL: portal.url,
+      timeoutMs: 15_000,
+      viewport: { width: 375, height: 812 },
+    });
+  });
+  afterAll(() => page?.close());
+
+  it('folds the search panel into a one-line summary after a search; the first screen shows results', async () => {
+    await page.goto(searchUrl());
+    await expectCount(page, 'Showing 1 to 50 of 120 results');
+    await page.getByRole('combobox').fill('MAIN');
+    await page.getByRole('combobox').press('Enter');
+    await expectCount(page, 'Showing 1 to 20 of 20 results');
+    const summary = page.locator('.opp-search-summary');
+    expect(await summary.innerText()).toContain('“MAIN”');
+    expect(await page.getByRole('combobox').isVisible()).toBe(false);
+    // Compact cards: at least three whole results on the first screen.
+    if (process.env.SCREENS_DIR)
+      await page.screenshot({ path: path.join(process.env.SCREENS_DIR, 'results-collapsed-375.png') });
+    const onFirstScreen = await rows(page).evaluateAll(
+      (trs) => trs.filter((tr) => tr.getBoundingClientRect().bottom <= window.innerHeight).length,
+    );
+    expect(onFirstScreen).toBeGreaterThanOrEqual(3);
+    const card = (await rows(page).first().boundingBox())!;
+    expect(card.height).toBeLessThan(180);
+    await expectNoA11yViolations(page, 'collapsed search at 375');
+
+    await page.getByRole('button', { name: 'Change search' }).click();
+    expect(await page.getByRole('combobox').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('role')))
+      .toBe('combobox');
+  });
+});
+
+describe('Advanced Search buttons and active filters', () => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 375, height: 667 },
+  ]) {
+    it(`keeps Search and Reset in view at ${viewport.width}×${viewport.height}`, async () => {
+      const page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000, viewport });
+      await page.goto(searchUrl());
+      await expectCount(page, 'Showing 1 to 50 of 120 results');
+      await page.getByRole('button', { name: /Advanced search/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Advanced Search' });
+      await dialog.getByText('Waterfront').waitFor();
+      if (process.env.SCREENS_DIR)
+        await page.screenshot({
+          path: path.join(
+            process.env.SCREENS_DIR,
+            `advanced-search-${viewport.width}x${viewport.height}.png`,
+          ),
+        });
+      for (const name of ['Search', 'Reset']) {
+        const box = (await dialog.getByRole('button', { name, exact: true }).boundingBox())!;
+        expect(box.y + box.height, `${name} is on screen`).toBeLessThanOrEqual(viewport.height);
+        expect(box.y).toBeGreaterThanOrEqual(0);
+      }
+      await page.close();
+    });
+  }
+
+  it('shows active filters as chips above the results; removing one searches again', async () => {
+    const page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+    await page.goto(searchUrl('?beds=4&landType=Rear%20Land'));
+    await expectCount(page, 'Showing 1 to 35 of 35 results');
+    const chips = page.getByRole('list', { name: 'Active filters' });
+    expect(await chips.getByRole('button').evaluateAll((bs) => bs.map((b) => b.textContent))).toEqual([
+      'At least 4 bedrooms× (remove this filter)',
+      'Land type: Rear Land× (remove this filter)',
+    ]);
+    await chips.getByRole('button', { name: /At least 4 bedrooms/ }).click();
+    await expectCount(page, 'Showing 1 to 40 of 40 results');
+    expect(new URL(page.url()).searchParams.get('beds')).toBeNull();
+    // The Reset button empties the form without searching.
+    await page.getByRole('button', { name: /Advanced search/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Advanced Search' });
+    await dialog.getByText('Waterfront').waitFor();
+    expect(await dialog.getByLabel('Rear Land').isChecked()).toBe(true);
+    await dialog.getByRole('button', { name: 'Reset', exact: true }).click();
+    expect(await dialog.getByLabel('Rear Land').isChecked()).toBe(false);
+    await page.close();
+  });
+});
+
+describe('moving around results', () => {
+  it('Previous/Next carry on across pages of results, with "n of N" for the whole set', async () => {
+    const page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+    await page.goto(searchUrl('?sort=MapLot'));
+    await expectCount(page, 'Showing 1 to 50 of 120 results');
+    await rows(page).nth(49).getByRole('link').click();
+    await page.getByRole('navigation', { name: 'Record navigation' }).waitFor();
+    await expect.poll(() => position(page)).toBe('50 of 120');
+    const fiftieth = page.url();
+
+    await page.goto(searchUrl('?sort=MapLot&page=2'));
+    await expectCount(page, 'Showing 51 to 100 of 120 results');
+    const fiftyFirst = await rows(page).first().getByRole('link').getAttribute('href');
+    await page.goto(searchUrl('?sort=MapLot'));
+    await expectCount(page, 'Showing 1 to 50 of 120 results');
+    await page.goto(fiftieth);
+
+    await page.getByRole('link', { name: 'Next property' }).click();
+    await page.waitForURL(`**${fiftyFirst}`);
+    await expect.poll(() => position(page)).toBe('51 of 120');
+    await page.getByRole('link', { name: 'Previous property' }).click();
+    await page.waitForURL(fiftieth);
+    await expect.poll(() => position(page)).toBe('50 of 120');
+    // Return to search shows the page the visitor is on now.
+    await page.getByRole('link', { name: 'Next property' }).click();
+    await page.waitForURL(`**${fiftyFirst}`);
+    await page.getByRole('link', { name: 'Return to search' }).click();
+    await expectCount(page, 'Showing 51 to 100 of 120 results');
+    await page.close();
+  });
+
+  it('a session that expires while a town admin edits keeps the edit and saves it after signing in', async () => {
+    const page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+    await page.goto(`/${BRIDGTON.state}/${BRIDGTON.city}/admin`);
+    await page.getByLabel('Username').fill(CLERK.username);
+    await page.getByLabel('Password').fill(CLERK.password);
+    await page.getByLabel('Password').press('Enter');
+    const city = page.getByLabel('City/Town');
+    await city.waitFor();
+    await city.fill('Bridgton Center');
+    // The session ends on the server (as the idle limit ends it) while the form is open.
+    await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem('accessToken') ?? 'null') as string;
+      await fetch('/api/logout', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Your session expired; sign in to save.', { exact: false }).waitFor();
+    await expectNoA11yViolations(page, 'login after the session expired');
+    await page.getByLabel('Username').fill(CLERK.username);
+    await page.getByLabel('Password').fill(CLERK.password);
+    await page.getByLabel('Password').press('Enter');
+    // Back on the form with what was typed, saved at once.
+    await page.waitForURL(/\/Maine\/Bridgton%20Center\/admin$/);
+    await page.getByText('Client saved').waitFor();
+    expect(await page.getByLabel('City/Town').inputValue()).toBe('Bridgton Center');
+
+    // A toast shows above an open modal, not under its dimmed backdrop.
+    await page.getByRole('button', { name: 'Add admin' }).click();
+    const modal = page.getByRole('dialog', { name: 'Add Site Admin' });
+    await modal.getByLabel('Password', { exact: true }).fill('one password here');
+    await modal.getByLabel('Confirm Password').fill('another password');
+    await modal.getByRole('button', { name: 'Update' }).click();
+    const toast = page.getByRole('status').filter({ hasText: 'Passwords do not match' });
+    await toast.waitFor();
+    const box = (await toast.boundingBox())!;
+    const onTop = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x!, y!)?.closest('[role="status"]')?.textContent ?? '',
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
+    expect(onTop).toContain('Passwords do not match');
+    await page.close();
+  });
+});
+
+describe('photos and print', () => {
+  let page: TrackedPage;
+  beforeAll(async () => {
+    page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+  });
+  afterAll(() => page?.close());
+
+  it('the photo viewer is a lightbox: as large as the screen allows, arrows, Escape, focus kept inside', async () => {
+    await page.goto(`/${HARRISON.state}/${HARRISON.city}/1000`);
+    await recordShown(page, '10 MAIN ST');
+    const inline = (await page.locator('.opp-photos__img').boundingBox())!;
+    await page.getByRole('button', { name: 'View photo full screen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Photo 1 of 2 of 10 MAIN ST' });
+    await dialog.waitFor();
+    const big = (await dialog.locator('img').boundingBox())!;
+    expect(big.width * big.height).toBeGreaterThan(inline.width * inline.height * 1.5);
+    await expectNoA11yViolations(page, 'photo lightbox');
+    if (process.env.SCREENS_DIR)
+      await page.screenshot({ path: path.join(process.env.SCREENS_DIR, 'record-lightbox-1280.png') });
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('dialog', { name: 'Photo 2 of 2 of 10 MAIN ST' }).waitFor();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByRole('dialog', { name: 'Photo 1 of 2 of 10 MAIN ST' }).waitFor();
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.getByRole('dialog').evaluate((d) => d.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+  });
+
+  /** The page printed to PDF by Chromium (print styles), as text. */
+  async function printedText(p: Page): Promise<string> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-print-'));
+    const pdf = path.join(dir, 'page.pdf');
+    try {
+      await p.pdf({ path: pdf, format: 'Letter' });
+      return execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('a printed record says where and when it came from, breaks headers only between words, prints no controls', async () => {
+    await page.goto(`/${HARRISON.state}/${HARRISON.city}/1000`);
+    await recordShown(page, '10 MAIN ST');
+    const text = await printedText(page);
+    const lines = text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    expect(lines[0]).toBe('Harrison, Maine');
+    expect(lines[1]).toMatch(/^10 MAIN ST/);
+    const stamp = `Printed ${new Intl.DateTimeFormat('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', timeZone: 'America/New_York' }).format(new Date())} from ${portal.url}/Maine/Harrison/1000 · Data as of`;
+    expect(text.replace(/\s+/g, ' ')).toContain(stamp);
+    expect(lines.at(-1)).toMatch(/Data as of \d\d\/\d\d\/\d{4}$/);
+    // Every header word whole: no "Buildin g" or "Outstandi ng" (no piece of one on a line of its own).
+    const words = text.split(/\s+/);
+    for (const word of ['Building', 'Outstanding', 'Original', 'Functional', 'Exemption'])
+      expect(
+        // "Exempt" is a word of its own (the Assessment's label).
+        words.filter((w) => w !== word && w.length >= 4 && word.startsWith(w) && w !== 'Exempt'),
+        word,
+      ).toEqual([]);
+    expect(text).toContain('Outstanding');
+    for (const control of ['Return to search', 'Pay Now', 'To Print To PDF', 'View photo', 'Next'])
+      expect(text, control).not.toContain(control);
+  });
+
+  it('printing results prints the results, not the form', async () => {
+    await page.goto(searchUrl());
+    await expectCount(page, 'Showing 1 to 50 of 120 results');
+    const text = await printedText(page);
+    expect(text).toContain('Showing 1 to 50 of 120 results');
+    expect(text).toContain('10 MAIN ST');
+    for (const control of ['Advanced search', 'Clear filters', 'Download', 'Search by owner'])
+      expect(text, control).not.toContain(control);
+  });
+});

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { IdParam } from './common.ts';
+import { AccountText, FullProperty } from './property.ts';
+
+/*
+ * Where parcels are (issue 40): a town's parcel layer as GeoJSON, and the abutters of a parcel. The
+ * layer belongs to the client; its shapes join the published roll by key when they are read.
+ */
+
+/** The record field a layer's shapes are keyed by. */
+export const ParcelLayerKey = z.enum(['MapLot', 'Account']);
+export type ParcelLayerKey = z.infer<typeof ParcelLayerKey>;
+
+/** Abutters are sought at most half a mile away. */
+export const MAX_ABUTTER_DISTANCE_FEET = 2640;
+export const DEFAULT_ABUTTER_DISTANCE_FEET = 300;
+/** A box query answers at most this many parcels (flagged `Truncated` when there were more). */
+export const MAX_BBOX_FEATURES = 5000;
+/** A box wider or taller than this (degrees, about 35 miles of latitude) is refused as too large. */
+export const MAX_BBOX_DEGREES = 0.5;
+
+const Position = z.array(z.number()).min(2).max(3);
+
+export const ParcelGeometry = z.union([
+  z.object({ type: z.literal('Polygon'), coordinates: z.array(z.array(Position)) }),
+  z.object({ type: z.literal('MultiPolygon'), coordinates: z.array(z.array(z.array(Position))) }),
+]);
+export type ParcelGeometry = z.infer<typeof ParcelGeometry>;
+
+/** What the public sees of the record a shape belongs to. `Location` is the street address. */
+export const ParcelProperties = z.object({
+  Account: z.string(),
+  MapLot: z.string(),
+  Location: z.string(),
+});
+export type ParcelProperties = z.infer<typeof ParcelProperties>;
+
+export const ParcelFeature = z.object({
+  type: z.literal('Feature'),
+  geometry: ParcelGeometry,
+  properties: ParcelProperties.extend({
+    /** How many records of the roll share this shape (condominium units): 1 for most parcels. */
+    Records: z.number().int().positive(),
+  }),
+});
+export type ParcelFeature = z.infer<typeof ParcelFeature>;
+
+export const ParcelCollection = z.object({
+  type: z.literal('FeatureCollection'),
+  features: z.array(ParcelFeature),
+  /** True when the box held more than MAX_BBOX_FEATURES parcels and only that many were sent. */
+  Truncated: z.boolean(),
+});
+export type ParcelCollection = z.infer<typeof ParcelCollection>;
+
+export const ParcelParams = z.object({ clientId: IdParam, account: AccountText });
+export const ParcelLayerParams = z.object({ clientId: IdParam });
+
+const decimal = /^\s*-?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
+
+/** `bbox=minLon,minLat,maxLon,maxLat` in degrees (WGS 84). */
+export const BboxQuery = z.object({
+  bbox: z
+    .string({ error: 'is required: minLon,minLat,maxLon,maxLat' })
+    .max(200, { message: 'must be at most 200 characters' })
+    .transform((s, ctx) => {
+      const parts = s.split(',');
+      if (parts.length !== 4 || !parts.every((p) => decimal.test(p))) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be four numbers: minLon,minLat,maxLon,maxLat (degrees)',
+        });
+        return z.NEVER;
+      }
+      const [minLon, minLat, maxLon, maxLat] = parts.map(Number) as [number, number, number, number];
+      const problem =
+        minLon < -180 || maxLon > 180 || minLat < -90 || maxLat > 90
+          ? 'longitudes must lie between -180 and 180 and latitudes between -90 and 90'
+          : minLon >= maxLon || minLat >= maxLat
+            ? 'the minimum longitude and latitude must be less than the maximum ones'
+            : maxLon - minLon > MAX_BBOX_DEGREES || maxLat - minLat > MAX_BBOX_DEGREES
+              ? `the box may be at most ${MAX_BBOX_DEGREES} degrees wide and tall; zoom in`
+              : null;
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: problem });
+        return z.NEVER;
+      }
+      return { minLon, minLat, maxLon, maxLat };
+    }),
+});
+export type Bbox = z.output<typeof BboxQuery>['bbox'];
+
+export const AbuttersQuery = z.object({
+  distance: z
+    .string()
+    .regex(/^\d{1,4}$/, { message: `must be a whole number of feet from 0 to ${MAX_ABUTTER_DISTANCE_FEET}` })
+    .transform(Number)
+    .refine((n) => n <= MAX_ABUTTER_DISTANCE_FEET, {
+      message: `must be a whole number of feet from 0 to ${MAX_ABUTTER_DISTANCE_FEET}`,
+    })
+    .optional()
+    .transform((n) => n ?? DEFAULT_ABUTTER_DISTANCE_FEET),
+});
+
+export const AbuttersLabelsQuery = AbuttersQuery.extend({
+  dedupe: z
+    .enum(['0', '1', 'true', 'false'], { message: 'must be 1 or 0' })
+    .optional()
+    .transform((v) => v === '1' || v === 'true'),
+});
+
+/** An owner of record and where their mail goes: the full record's Owners entry. */
+export const MailingOwner = FullProperty.shape.Owners.element;
+export type MailingOwner = z.infer<typeof MailingOwner>;
+
+export const Abutter = ParcelProperties.extend({
+  /** Shortest distance between the two shapes, in feet, rounded to the foot (0: touching or shared). */
+  DistanceFeet: z.number().int().nonnegative(),
+  Owners: z.array(MailingOwner),
+});
+export type Abutter = z.infer<typeof Abutter>;
+
+export const AbuttersResponse = z.object({
+  Subject: ParcelProperties,
+  DistanceFeet: z.number().int().nonnegative(),
+  Abutters: z.array(Abutter),
+});
+export type AbuttersResponse = z.infer<typeof AbuttersResponse>;
+
+// ---- A parcel layer uploaded from the provider console (the same import as `portal parcels import`) --
+
+/** A parcel layer file is refused past this size (Cambridge's 13,116 parcels are under 4 MB). */
+export const PARCEL_LAYER_MAX_BYTES = 256 * 1024 * 1024;
+
+const flag = z
+  .enum(['0', '1', 'true', 'false'], { message: 'must be 1 or 0' })
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+export const ParcelLayerUploadQuery = z.object({
+  key: z
+    .enum(ParcelLayerKey.options, { message: 'must be MapLot or Account' })
+    .optional()
+    .transform((k) => k ?? 'MapLot'),
+  property: z
+    .string()
+    .trim()
+    .max(100, { message: 'must be at most 100 characters' })
+    .optional()
+    .transform((p) => p || undefined),
+  dryRun: flag,
+});
+
+/** A count and the first entries of one list of the join report. */
+export const CountedList = z.object({ Count: z.number().int().nonnegative(), First: z.array(z.string()) });
+export type CountedList = z.infer<typeof CountedList>;
+
+/** The join report of a parcel layer file: what it holds and how it joins the published roll. */
+export const ParcelLayerReport = z.object({
+  FileName: z.string(),
+  Key: ParcelLayerKey,
+  /** The feature property read as the key. */
+  Property: z.string(),
+  FeaturesRead: z.number().int().nonnegative(),
+  /** Distinct keys (features sharing a key form one parcel). */
+  Shapes: z.number().int().nonnegative(),
+  RecordsMatched: z.number().int().nonnegative(),
+  RecordsWithoutShape: CountedList,
+  ShapesWithoutRecord: CountedList,
+  /** Repairs that did not stop the import. */
+  Warnings: CountedList,
+  /** What stops it: a file with any problem changes nothing. */
+  Problems: CountedList,
+  DryRun: z.boolean(),
+  /** Whether the town's parcel map was replaced by this file. */
+  Replaced: z.boolean(),
+});
+export type ParcelLayerReport = z.infer<typeof ParcelLayerReport>;

@@ -4,74 +4,20 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { AuditEntry } from '@opp/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig, testConfig } from '../config.ts';
-import { openDatabase, queryRows, type Database } from '../db/database.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers.ts';
-import { runCli } from './cli.ts';
+import { openDatabase, queryRows } from '../db/database.ts';
+import { createTestDatabase } from '../../test/helpers.ts';
+import { cliHarness } from '../../test/cli-harness.ts';
 import { prepareOnStart } from './demo-command.ts';
 import type { CliIo } from './io.ts';
 
 /** How the audit log names whoever ran the commands. */
 const cliUser = `cli:${os.userInfo().username}`;
 
-/*
- * The `portal` command run in-process, as a person runs it: arguments in, exit code and printed lines
- * out, state in the configured database. Embedded runs use a temporary DATA_DIR; PostgreSQL runs (with
- * TEST_DATABASE_URL) a fresh database through DATABASE_URL.
- */
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-cli-'));
-const dataDir = path.join(dir, 'data');
-let pg: TestDatabase | null = null;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  if (process.env.TEST_DATABASE_URL) pg = await createTestDatabase();
-  env = {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    PORTAL_DEMO: '0',
-    WEB_DIST: '',
-    // No reader can be using a replaced roll here: drop it at once (on PostgreSQL the default waits).
-    ROLL_RETIRE_SECONDS: '0',
-    ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
-  };
-}, 60_000);
-afterAll(async () => {
-  await pg?.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function portal(args: string[], stdin = ''): Promise<Run> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (c: Buffer) => (stdout += c.toString()));
-  err.on('data', (c: Buffer) => (stderr += c.toString()));
-  const io: CliIo = { env, stdin: Readable.from([stdin]), stdout: out, stderr: err };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
-}
-
-/** The configured database, opened after the command closed it (the embedded one is locked meanwhile). */
-async function withDb<T>(work: (database: Database) => Promise<T>): Promise<T> {
-  if (pg) return work(pg.database);
-  const database = await openDatabase({ engine: 'pglite', dataDir, worker: false });
-  try {
-    return await work(database);
-  } finally {
-    await database.close();
-  }
-}
+const cli = cliHarness('cli');
+const { portal, withDb, file, dir } = cli;
 
 async function rollOf(city: string) {
   return withDb(async ({ db }) => {
@@ -99,12 +45,6 @@ async function canLogIn(Identity: string, Password: string): Promise<boolean> {
       await app.close();
     }
   });
-}
-
-function file(name: string, text: string): string {
-  const p = path.join(dir, name);
-  fs.writeFileSync(p, text);
-  return p;
 }
 
 describe('portal', () => {
@@ -454,9 +394,13 @@ describe('portal', () => {
     );
     expect(await rollOf('Harrison')).toMatchObject({ accounts: ['1', '2', '3'] });
 
-    const shared = env;
-    const other = pg ? await createTestDatabase() : null;
-    env = { ...shared, DATA_DIR: path.join(dir, 'demo'), ...(other?.url ? { DATABASE_URL: other.url } : {}) };
+    const shared = cli.env;
+    const other = cli.pg ? await createTestDatabase() : null;
+    cli.env = {
+      ...shared,
+      DATA_DIR: path.join(dir, 'demo'),
+      ...(other?.url ? { DATABASE_URL: other.url } : {}),
+    };
     try {
       const run = await portal(['demo', '--parcels', '60']);
       expect(run.stderr).toBe('');
@@ -488,7 +432,7 @@ describe('portal', () => {
       ]);
       expect(JSON.stringify(audit)).toContain('demo-provider');
       expect(JSON.stringify(audit)).not.toContain(match![1]!);
-      if (!pg) {
+      if (!cli.pg) {
         expect(fs.readFileSync(path.join(dir, 'demo', 'demo-logins.txt'), 'utf8')).toContain(match![1]!);
         const database = await openDatabase({
           engine: 'pglite',
@@ -515,7 +459,7 @@ describe('portal', () => {
         expect(res.statusCode).toBe(200);
       }
     } finally {
-      env = shared;
+      cli.env = shared;
       await other?.drop();
     }
   }, 180_000);

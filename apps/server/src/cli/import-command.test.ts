@@ -1,67 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows, type Database } from '../db/database.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers.ts';
-import { runCli } from './cli.ts';
-import type { CliIo } from './io.ts';
+import { describe, expect, it } from 'vitest';
+import { queryRows } from '../db/database.ts';
+import { cliHarness } from '../../test/cli-harness.ts';
 
 /*
  * `portal import` reading a town's own export: --list-formats, --format, --mapping, --dry-run and
  * --preview, run in-process as a person runs them, against the configured database.
  */
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-import-cli-'));
-const dataDir = path.join(dir, 'data');
-let pg: TestDatabase | null = null;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  if (process.env.TEST_DATABASE_URL) pg = await createTestDatabase();
-  env = {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    PORTAL_DEMO: '0',
-    WEB_DIST: '',
-    ROLL_RETIRE_SECONDS: '0',
-    ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
-  };
-}, 60_000);
-afterAll(async () => {
-  await pg?.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function portal(args: string[]) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (c: Buffer) => (stdout += c.toString()));
-  err.on('data', (c: Buffer) => (stderr += c.toString()));
-  const io: CliIo = { env, stdin: Readable.from(['']), stdout: out, stderr: err };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
-}
-
-async function withDb<T>(work: (database: Database) => Promise<T>): Promise<T> {
-  if (pg) return work(pg.database);
-  const database = await openDatabase({ engine: 'pglite', dataDir, worker: false });
-  try {
-    return await work(database);
-  } finally {
-    await database.close();
-  }
-}
-
-function file(name: string, text: string): string {
-  const p = path.join(dir, name);
-  fs.writeFileSync(p, text);
-  return p;
-}
+const { portal, withDb, file, dir } = cliHarness('import-cli');
 
 const REM =
   'REM_ACCT_NUM,REM_PID,REM_MBLU_MAP,REM_MBLU_BLOCK,REM_MBLU_LOT,REM_MBLU_UNIT,REM_PRCL_LOCN_NUM,REM_PRCL_LOCN_STREET,PRC_TTL_ASSESS,OWN_NAME1,VISION_EXTRA\n' +

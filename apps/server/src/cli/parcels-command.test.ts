@@ -1,62 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, queryRows, type Database } from '../db/database.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { queryRows } from '../db/database.ts';
+import { cliHarness } from '../../test/cli-harness.ts';
 import { lotRow } from '../../test/parcel-layers.ts';
-import { runCli } from './cli.ts';
-import type { CliIo } from './io.ts';
 
 /*
  * `portal parcels import` run in-process as a person runs it (see cli.test.ts): embedded runs use a
  * temporary DATA_DIR, PostgreSQL runs (TEST_DATABASE_URL) a fresh database through DATABASE_URL.
  */
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-parcels-cli-'));
-const dataDir = path.join(dir, 'data');
-let pg: TestDatabase | null = null;
-let env: NodeJS.ProcessEnv;
-
-beforeAll(async () => {
-  if (process.env.TEST_DATABASE_URL) pg = await createTestDatabase();
-  env = {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    PORTAL_DEMO: '0',
-    WEB_DIST: '',
-    ROLL_RETIRE_SECONDS: '0',
-    ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
-  };
-}, 60_000);
-afterAll(async () => {
-  await pg?.drop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-async function portal(args: string[]) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (c: Buffer) => (stdout += c.toString()));
-  err.on('data', (c: Buffer) => (stderr += c.toString()));
-  const io: CliIo = { env, stdin: Readable.from(['']), stdout: out, stderr: err };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
-}
-
-async function withDb<T>(work: (database: Database) => Promise<T>): Promise<T> {
-  if (pg) return work(pg.database);
-  const database = await openDatabase({ engine: 'pglite', dataDir, worker: false });
-  try {
-    return await work(database);
-  } finally {
-    await database.close();
-  }
-}
+const { portal, withDb, file } = cliHarness('parcels-cli');
 
 const layerOf = (city: string) =>
   withDb(({ db }) =>
@@ -67,12 +20,6 @@ const layerOf = (city: string) =>
             from parcel_layers l join clients c on c.id = l.client_id where c.city = ${city}`,
     ),
   );
-
-function file(name: string, content: unknown): string {
-  const p = path.join(dir, name);
-  fs.writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
-  return p;
-}
 
 describe('portal parcels import', () => {
   it('explains itself, and says what is wrong with how it was called', async () => {

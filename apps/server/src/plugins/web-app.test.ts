@@ -222,7 +222,7 @@ describe('web app files', () => {
       /<h1 class="opp-record-head__address">(.*?)<\/h1>/.exec(html)?.[1] ?? null;
     const page = (await get('/Maine/Recordville/17')).body;
     expect(page).toContain(
-      '<p class="opp-town__heading">Recordville, Maine</p></div><div class="opp-record-head"><div class="opp-record-head__main"><div class="opp-record-head__title"><h1 class="opp-record-head__address">12 B MAIN &#60;ST&#62;</h1></div></div></div></div></main>',
+      '<p class="opp-town__heading">Recordville, Maine</p></div><div class="opp-record-head"><div class="opp-record-head__main"><div class="opp-record-head__title"><h1 class="opp-record-head__address">12 MAIN &#60;ST&#62;, UNIT B</h1></div></div></div></div></main>',
     );
     // No address: the account, as the page writes it.
     expect(heading((await get('/Maine/Recordville/R-2')).body)).toBe('Account R-2');

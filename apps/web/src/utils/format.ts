@@ -103,22 +103,7 @@ export function formatDateAndTime(value: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? '' : DATE_TIME.format(d);
 }
 
-/**
- * "12 MAIN ST", and with an apartment "37 NORTH RD, UNIT 1": the apartment follows the street as
- * a unit (a bare number or letter gets the word UNIT; "APT 4" is kept as written).
- */
-export function formatLocation(p: { StreetNumber: string; Apartment: string; StreetName: string }): string {
-  const street = [p.StreetNumber, p.StreetName]
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .join(' ');
-  const apartment = p.Apartment.trim();
-  if (!apartment) return street;
-  // The word follows the roll's case: "UNIT 1" on an upper-case roll, "Unit 1" on a mixed-case one.
-  const word = street === street.toUpperCase() ? 'UNIT' : 'Unit';
-  const unit = /^[#\d]|^[a-z]$/i.test(apartment) ? `${word} ${apartment.replace(/^#\s*/, '')}` : apartment;
-  return street ? `${street}, ${unit}` : unit;
-}
+export { formatLocation } from '@opp/contracts';
 
 /** Building value plus land value; null only when both are missing. */
 export function buildingPlusLand(building: number | null, land: number | null): number | null {

@@ -1,4 +1,4 @@
-import type { Abutter, AbuttersResponse, MailingOwner } from '@opp/contracts';
+import { mailingLines, type Abutter, type AbuttersResponse, type MailingOwner } from '@opp/contracts';
 import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
 import { csvRow, type CsvCell } from '../../lib/csv.ts';
 
@@ -39,16 +39,9 @@ export function abuttersCsv(list: AbuttersResponse): string {
   return out;
 }
 
-/** A label's lines: the addressee, the street lines, city/state/ZIP, the country when not the US. */
+/** A label's lines: the addressee, then the envelope's address lines. */
 function addressLines(o: MailingOwner): string[] {
-  const cityLine = [o.City.trim(), [o.State.trim(), o.ZipCode.trim()].filter(Boolean).join(' ')]
-    .filter(Boolean)
-    .join(', ');
-  const country = o.Country.trim();
-  const domestic = !country || /^(us|usa|u\.s\.a?\.?|united states( of america)?)$/i.test(country);
-  return [o.OwnerName, o.Address1, o.Address2, o.Address3, cityLine, domestic ? '' : country]
-    .map((l) => l.trim())
-    .filter(Boolean);
+  return [o.OwnerName.trim(), ...mailingLines(o)].filter(Boolean);
 }
 
 export interface Label {

@@ -1,5 +1,5 @@
 import Flatbush from 'flatbush';
-import type { ParcelLayerKey } from '@opp/contracts';
+import { formatLocation, type ParcelLayerKey } from '@opp/contracts';
 import { codeKey, naturalKey } from '../properties/search-text.ts';
 import {
   boundsOf,
@@ -60,12 +60,9 @@ export interface ParcelIndex {
   bytes: number;
 }
 
-/** A record's street address as its page heads it: number, apartment, street. */
+/** A record's street address as its page heads it ("37 NORTH RD, UNIT 1"). */
 export const locationOf = (r: Pick<ParcelRecordRow, 'streetNumber' | 'apartment' | 'streetName'>) =>
-  [r.streetNumber, r.apartment, r.streetName]
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .join(' ');
+  formatLocation({ StreetNumber: r.streetNumber, Apartment: r.apartment, StreetName: r.streetName });
 
 function shapeFrom(index: ParcelIndex, xy: Float64Array | Float32Array, s: number): MultiPolygon {
   const shape: MultiPolygon = [];

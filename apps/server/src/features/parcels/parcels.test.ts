@@ -456,7 +456,7 @@ describe('GET /api/parcels', () => {
     const f = ParcelFeature.parse(res.json());
     expect(f.type).toBe('Feature');
     expect(f.geometry.type).toBe('Polygon');
-    expect(f.properties).toEqual({ Account: '103', MapLot: 'A-2', Location: '3 2 Elm St', Records: 2 });
+    expect(f.properties).toEqual({ Account: '103', MapLot: 'A-2', Location: '3 Elm St, Unit 2', Records: 2 });
     for (const url of [
       `/api/parcels/${client.id}/107`,
       `/api/parcels/${client.id}/999`,
@@ -563,8 +563,8 @@ describe('abutters', () => {
     );
     expect(lines.slice(1)).toEqual([
       '0,"105","A-5","9 Elm St","SMITH, JOHN","9 Far Rd","","","Testville","ME","04330",""',
-      '100,"102","A-2","3 1 Elm St","UNIT ONE LLC","1 Post Rd","","","Testville","ME","04330",""',
-      '100,"103","A-2","3 2 Elm St","UNIT TWO LLC","1 Post Rd","","","Testville","ME","04330",""',
+      '100,"102","A-2","3 Elm St, Unit 1","UNIT ONE LLC","1 Post Rd","","","Testville","ME","04330",""',
+      '100,"103","A-2","3 Elm St, Unit 2","UNIT TWO LLC","1 Post Rd","","","Testville","ME","04330",""',
       '100,"106","A-6","11 Elm St","\'-DASH TRUST","1 Post Rd","","","Testville","ME","04330",""',
       '200,"101","A-1","1 Elm St","\'=HYPERLINK(""x"")","1 Post Rd","","","Testville","ME","04330",""',
     ]);

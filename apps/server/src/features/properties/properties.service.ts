@@ -1,3 +1,4 @@
+import { formatLocation } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
 import { rollEtag } from '../../plugins/conditional-get.ts';
@@ -145,9 +146,5 @@ export async function recordHeading(db: Executor, town: ClientRow, account: stri
     Apartment: string;
     StreetName: string;
   };
-  const address = [r.StreetNumber, r.Apartment, r.StreetName]
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .join(' ');
-  return address || `Account ${r.Account}`;
+  return formatLocation(r) || `Account ${r.Account}`;
 }

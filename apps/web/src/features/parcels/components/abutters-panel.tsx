@@ -1,4 +1,9 @@
-import { type Abutter, DEFAULT_ABUTTER_DISTANCE_FEET, MAX_ABUTTER_DISTANCE_FEET } from '@opp/contracts';
+import {
+  type Abutter,
+  DEFAULT_ABUTTER_DISTANCE_FEET,
+  MAX_ABUTTER_DISTANCE_FEET,
+  mailingLines,
+} from '@opp/contracts';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { DownloadIcon, PrintIcon } from '@/components/ui/icons';
@@ -7,7 +12,6 @@ import { errorText } from '@/utils/error-text';
 import { formatCount } from '@/utils/format';
 import { abuttersCsvUrl, abuttersLabelsUrl, useAbutters } from '../api/get-abutters';
 import { checkDistance, DISTANCE_CHOICES } from '../utils/abutter-distance';
-import { mailingLines } from '../utils/mailing-lines';
 import '../parcels.css';
 
 export interface AbuttersPanelProps {

@@ -1,3 +1,4 @@
+import { mailingLines } from '@opp/contracts';
 import { MapIcon } from '@/components/ui/icons';
 import { formatDate, formatLocation } from '@/utils/format';
 import { externalUrl } from '@/utils/links';
@@ -40,19 +41,11 @@ export function PropertyHeader({ p }: { p: PropertyDetail }) {
             {p.Owners.map((o, i) => (
               <address key={i} className="opp-owner">
                 <strong>{o.OwnerName}</strong>
-                {[o.Address1, o.Address2, o.Address3].filter(Boolean).map((line, j) => (
+                {mailingLines(o).map((line, j) => (
                   <span key={j} className="display-block">
                     {line}
                   </span>
                 ))}
-                {o.City || o.State || o.ZipCode ? (
-                  <span className="display-block">
-                    {[o.City, [o.State, o.ZipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ')}
-                  </span>
-                ) : null}
-                {o.Country && !/^(us|usa|united states)$/i.test(o.Country) ? (
-                  <span className="display-block">{o.Country}</span>
-                ) : null}
               </address>
             ))}
           </div>

@@ -9,6 +9,7 @@ import {
 import { ApiError } from '@/lib/api-client';
 import { formatCount } from '@/utils/format';
 import { uploadParcelLayer } from '../api/upload-parcel-layer';
+import { FileField } from '@/components/ui/file-field';
 
 const MAX_SIZE_TEXT = `${Math.round(PARCEL_LAYER_MAX_BYTES / 1024 ** 2)} MB`;
 const KEY_LABELS: Record<ParcelLayerKey, string> = { MapLot: 'Map/Lot', Account: 'Account' };
@@ -72,31 +73,19 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
         .prj) of at most {MAX_SIZE_TEXT}. The file is checked first; {client.City}’s map changes only when you
         confirm.
       </p>
-      <div className={`usa-form-group${fileError ? ' usa-form-group--error' : ''}`}>
-        <label className={`usa-label${fileError ? ' usa-label--error' : ''}`} htmlFor={`${id}-file`}>
-          Parcel map file
-        </label>
-        {fileError ? (
-          <span className="usa-error-message" id={`${id}-file-error`} role="alert">
-            {fileError}
-          </span>
-        ) : null}
-        <input
-          ref={fileRef}
-          id={`${id}-file`}
-          className="usa-input opp-file"
-          type="file"
-          accept=".geojson,.json,.topojson,.zip"
-          disabled={busy}
-          aria-invalid={fileError ? true : undefined}
-          aria-describedby={fileError ? `${id}-file-error` : undefined}
-          onChange={(e) => {
-            setFile(e.target.files?.[0] ?? null);
-            setFileError(null);
-            reset();
-          }}
-        />
-      </div>
+      <FileField
+        id={`${id}-file`}
+        label="Parcel map file"
+        accept={'.geojson,.json,.topojson,.zip'}
+        error={fileError}
+        disabled={busy}
+        inputRef={fileRef}
+        onPick={(picked) => {
+          setFile(picked);
+          setFileError(null);
+          reset();
+        }}
+      />
       <div className="usa-form-group">
         <label className="usa-label" htmlFor={`${id}-key`}>
           Shapes are matched to records by

@@ -12,6 +12,7 @@ import { publishRoll, type UploadProgress } from '../api/publish-roll';
 import { useRollRun, useRollRuns } from '../api/get-roll-runs';
 import { providerKeys } from '../api/query-keys';
 import { formatCount } from '@/utils/format';
+import { FileField } from '@/components/ui/file-field';
 
 const MAX_SIZE_TEXT = `${Math.round(ROLL_MAX_BYTES / 1024 ** 3)} GB`;
 
@@ -93,30 +94,18 @@ export function RollPublisher({ client }: { client: PublicClient }) {
         A JSON Lines (.jsonl) or CSV (.csv) file of at most {MAX_SIZE_TEXT}. Every record is checked before
         anything changes; the new roll then replaces {client.City}’s records in one step.
       </p>
-      <div className={`usa-form-group${fileError ? ' usa-form-group--error' : ''}`}>
-        <label className={`usa-label${fileError ? ' usa-label--error' : ''}`} htmlFor={`${id}-file`}>
-          Roll file
-        </label>
-        {fileError ? (
-          <span className="usa-error-message" id={`${id}-file-error`} role="alert">
-            {fileError}
-          </span>
-        ) : null}
-        <input
-          ref={fileRef}
-          id={`${id}-file`}
-          className="usa-input opp-file"
-          type="file"
-          accept={ROLL_ACCEPT}
-          disabled={busy}
-          aria-invalid={fileError ? true : undefined}
-          aria-describedby={fileError ? `${id}-file-error` : undefined}
-          onChange={(e) => {
-            setFile(e.target.files?.[0] ?? null);
-            setFileError(null);
-          }}
-        />
-      </div>
+      <FileField
+        id={`${id}-file`}
+        label="Roll file"
+        accept={ROLL_ACCEPT}
+        error={fileError}
+        disabled={busy}
+        inputRef={fileRef}
+        onPick={(picked) => {
+          setFile(picked);
+          setFileError(null);
+        }}
+      />
       <button type="button" className="usa-button margin-top-2" disabled={busy} onClick={() => void start()}>
         Publish roll
       </button>

@@ -300,6 +300,25 @@ describe('moving around results', () => {
     await page.getByText('Client saved').waitFor();
     expect(await page.getByLabel('City/Town').inputValue()).toBe('Bridgton Center');
 
+    // The same in the contact dialog: the session ends while it is open, Update finds it gone, and after
+    // signing in again the dialog's text is saved.
+    await page.getByRole('button', { name: 'Add contact' }).click();
+    const contact = page.getByRole('dialog', { name: 'Contact Info' });
+    await contact.getByLabel('Name/Title').fill('Tax Collector');
+    await contact.getByLabel('Phone Number').fill('207-555-0142');
+    await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem('accessToken') ?? 'null') as string;
+      await fetch('/api/logout', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    });
+    await contact.getByRole('button', { name: 'Update' }).click();
+    await page.getByText('Your session expired; sign in to save.', { exact: false }).waitFor();
+    await page.getByLabel('Username').fill(CLERK.username);
+    await page.getByLabel('Password').fill(CLERK.password);
+    await page.getByLabel('Password').press('Enter');
+    await page.getByText('Contact saved').waitFor();
+    await contact.waitFor({ state: 'detached' });
+    await page.getByRole('rowheader', { name: 'Tax Collector' }).waitFor();
+
     // A toast shows above an open modal, not under its dimmed backdrop.
     await page.getByRole('button', { name: 'Add admin' }).click();
     const modal = page.getByRole('dialog', { name: 'Add Site Admin' });

@@ -26,7 +26,7 @@ export interface BenchResults {
     /**
      * Milliseconds for 200 one-millisecond timers in a row, at start and end: about 250 on an idle
      * machine. A much larger figure means the machine freezes now and then, and latencies measure that.
-     * (Absent from results recorded before the fourteenth session.)
+     * (Absent from older results.)
      */
     timersMs?: { start: number; end: number };
     /**

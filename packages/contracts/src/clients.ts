@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { safeText } from './common.ts';
-import { CONTROL_CHARACTERS, linkField } from './links.ts';
+import { linkField, safeText } from './common.ts';
+import { CONTROL_CHARACTERS } from './links.ts';
 
 const paymentLink = () => linkField(1000, 'Payment Link must be a valid web address.');
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normaliseWebLink } from './links.ts';
 
 /** Stable, machine-readable error codes. Clients branch on `code`, people read `message`. */
 export const ErrorCode = z.enum([
@@ -48,3 +49,21 @@ export const IdParam = z
   .refine((n) => n <= 2_147_483_647, { message: 'is too large' });
 
 export const OkResponse = z.object({ ok: z.literal(true) });
+
+/** `schema` (a string schema) whose value must pass `normalise`; the output is the normalised link. */
+export const checkedLink = <S extends z.ZodType<string>>(
+  schema: S,
+  message: string,
+  normalise: (value: string) => string | null = normaliseWebLink,
+) =>
+  schema.transform((value, ctx) => {
+    const link = normalise(value);
+    if (link === null) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return link;
+  });
+
+/** A stored web link field of a form: at most `max` characters; `message` names the field. */
+export const linkField = (max: number, message: string) => checkedLink(safeText(max), message);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { safeText } from './common.ts';
-import { EMAIL, linkField } from './links.ts';
+import { linkField, safeText } from './common.ts';
+import { EMAIL } from './links.ts';
 
 export const Contact = z.object({
   ContactID: z.number().int(),

@@ -1,5 +1,6 @@
 export * from './common.ts';
 export * from './links.ts';
+export * from './addresses.ts';
 export * from './us-states.ts';
 export * from './property.ts';
 export * from './search.ts';

@@ -1,13 +1,11 @@
-import { z } from 'zod';
-import { safeText } from './common.ts';
-
 /*
  * The one rule for links the portal stores and serves (a contact's Home URL, a town's Payment Link, a
  * roll's GIS link and image addresses). Browsers strip tabs and line breaks from a URL before parsing it
  * and treat `\` as `/`, so a value that looks harmless to a check can become `javascript:` or another
  * site once it is in an `href`. The rule therefore judges exactly the value that is stored: trimmed,
  * refused if it holds any control or invisible formatting character, parsed once, and stored as the
- * parser's normalised `URL.href`, which is what every later reader sees.
+ * parser's normalised `URL.href`, which is what every later reader sees. No zod here: the public web
+ * pages use these rules too (the fields built on them are in common.ts).
  */
 
 /** C0/C1 controls (tab, CR, LF…), zero-width and bidirectional formatting characters, BOM. */
@@ -57,24 +55,6 @@ export function normaliseImageLink(raw: string): string | null {
     return null;
   }
 }
-
-/** `schema` (a string schema) whose value must pass `normalise`; the output is the normalised link. */
-export const checkedLink = <S extends z.ZodType<string>>(
-  schema: S,
-  message: string,
-  normalise: (value: string) => string | null = normaliseWebLink,
-) =>
-  schema.transform((value, ctx) => {
-    const link = normalise(value);
-    if (link === null) {
-      ctx.addIssue({ code: 'custom', message });
-      return z.NEVER;
-    }
-    return link;
-  });
-
-/** A stored web link field of a form: at most `max` characters; `message` names the field. */
-export const linkField = (max: number, message: string) => checkedLink(safeText(max), message);
 
 /**
  * An email address and nothing more. The local part leaves out `?`, `&`, `%`, `#` and `/`, so the

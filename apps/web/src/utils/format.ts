@@ -103,7 +103,7 @@ export function formatDateAndTime(value: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? '' : DATE_TIME.format(d);
 }
 
-export { formatLocation } from '@opp/contracts';
+export { formatLocation } from '@opp/contracts/addresses';
 
 /** Building value plus land value; null only when both are missing. */
 export function buildingPlusLand(building: number | null, land: number | null): number | null {

@@ -31,7 +31,7 @@ const CR = 0x0d;
  * from the operating system for every block (a sixth of a 40,000-record import's page faults), and its
  * lines decoded all at once were all alive at every young-generation collection during the block, each
  * copied there and again into the old generation (decoded one at a time: 5–8 % less CPU per record on
- * an import thread, measured in the twenty-second session). A line is a few kilobytes and dies young.
+ * an import thread). A line is a few kilobytes and dies young.
  */
 export function* jsonlRecords(block: LineBlock): Generator<SourceRecord> {
   const { bytes } = block;

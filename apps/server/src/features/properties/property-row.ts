@@ -22,7 +22,7 @@ export function toPropertyRow(r: PropertyRecord): PropertyRow {
   // Keys in the order jsonb keeps an object's keys (shorter first, then bytewise), the order the column
   // gives them back in anyway (the API's answers keep the contract's). The engine sorts each object's keys
   // as it stores it, and its sort returns after one pass over keys already in order: 100,000 summaries
-  // COPY 8–11 % faster on both engines than in the contract's order (twenty-third session).
+  // COPY 8–11 % faster on both engines than in the contract's order.
   // copy-text.test.ts keeps the order true.
   const summary: PropertySummary = {
     MapLot: r.MapLot,

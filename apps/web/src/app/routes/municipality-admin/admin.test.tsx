@@ -1,10 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast, { Toaster } from 'react-hot-toast';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Contact, PublicClient, User } from '@opp/contracts';
+import { api } from '@/lib/api-client';
 import { authStore } from '@/lib/auth-store';
 import { Component as AdminRoute } from './admin';
 
@@ -484,5 +485,134 @@ describe('municipality admin: signed in', () => {
       expect.objectContaining({ method: 'POST', path: '/api/logout', auth: 'Bearer token-of-boss' }),
     );
     expect(localStorage.getItem('accessToken')).toBe('null');
+  });
+});
+
+describe('municipality admin: a session that expires while a dialog is open', () => {
+  const expired = () => ({ status: 401, body: error(401, 'unauthorized', 'Sign in to continue') });
+
+  /** Answers `path` with 401 while `token-of-boss` (the expired session) is sent, `ok` with the new one. */
+  const expiresOnce =
+    (ok: (c: Call) => Reply): Handler =>
+    (c) =>
+      c.auth === 'Bearer token-of-boss' ? expired() : ok(c);
+
+  async function signInAgain() {
+    expect(await screen.findByText(/Your session expired; sign in to save/)).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.type(screen.getByLabelText('Username'), 'boss');
+    await userEvent.type(screen.getByLabelText('Password'), 'right password{Enter}');
+  }
+
+  const loginHandler: Record<string, Handler> = {
+    'POST /api/login': () => ({ status: 200, body: { Status: 200, user: boss, accessToken: 'new-token' } }),
+  };
+
+  it('the contact dialog keeps what was typed and saves it after signing in again', async () => {
+    signIn(boss);
+    const calls = fakeApi({
+      ...baseHandlers(boss),
+      ...loginHandler,
+      'PUT /api/contact/11': expiresOnce((c) => ({
+        status: 200,
+        body: { ...contacts[0], ...(c.body as object) },
+      })),
+    });
+    renderAdmin();
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit Town Clerk' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Contact Info' });
+    await userEvent.clear(within(dialog).getByLabelText('Phone Number'));
+    await userEvent.type(within(dialog).getByLabelText('Phone Number'), '207-555-0199');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+
+    await signInAgain();
+    expect(await screen.findByText('Contact saved')).toBeTruthy();
+    const puts = calls.filter((c) => c.method === 'PUT' && c.path === '/api/contact/11');
+    expect(puts.map((c) => c.auth)).toEqual(['Bearer token-of-boss', 'Bearer new-token']);
+    expect(puts[1]!.body).toMatchObject({ Title: 'Town Clerk', Telephone: '207-555-0199' });
+    // Saved, the dialog closes as after any save.
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Contact Info' })).toBeNull());
+  });
+
+  it('a contact dialog open but not yet saved comes back with what was typed, unsaved', async () => {
+    signIn(boss);
+    let ended = false;
+    const calls = fakeApi({
+      ...baseHandlers(boss),
+      ...loginHandler,
+      // The session ends on the server (the idle limit) once the dialog has something typed in it.
+      'GET /api/contacts/7': (c) =>
+        ended ? expiresOnce(() => ({ status: 200, body: contacts }))(c) : { status: 200, body: contacts },
+    });
+    renderAdmin();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add contact' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Contact Info' });
+    await userEvent.type(within(dialog).getByLabelText('Name/Title'), 'Tax Collector');
+    // Any call the expired session makes ends it: here the contacts being fetched again in the background.
+    ended = true;
+    await act(() => api('GET', '/api/contacts/7').catch(() => undefined));
+
+    await signInAgain();
+    const back = await screen.findByRole('dialog', { name: 'Contact Info' });
+    expect((within(back).getByLabelText('Name/Title') as HTMLInputElement).value).toBe('Tax Collector');
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/api/contact')).toBe(false);
+  });
+
+  it('the admin dialog keeps what was typed (both passwords too) and saves it after signing in again', async () => {
+    signIn(boss);
+    const calls = fakeApi({
+      ...baseHandlers(boss),
+      ...loginHandler,
+      'POST /api/user': expiresOnce((c) => ({
+        status: 201,
+        body: { ...site, UserId: 5, ...(c.body as object) },
+      })),
+    });
+    renderAdmin();
+    await userEvent.click(await screen.findByRole('button', { name: 'Add admin' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Site Admin' });
+    await userEvent.type(within(dialog).getByLabelText('Username'), 'newbie');
+    await userEvent.type(within(dialog).getByLabelText('Email Address'), 'newbie@t.example');
+    await userEvent.type(within(dialog).getByLabelText(/^Password/), 'twelve chars ok');
+    await userEvent.type(within(dialog).getByLabelText('Confirm Password'), 'twelve chars ok');
+    await userEvent.click(within(dialog).getByLabelText('Super Administrator'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+
+    await signInAgain();
+    expect(await screen.findByText('Admin saved')).toBeTruthy();
+    const posts = calls.filter((c) => c.method === 'POST' && c.path === '/api/user');
+    expect(posts.map((c) => c.auth)).toEqual(['Bearer token-of-boss', 'Bearer new-token']);
+    expect(posts[1]!.body).toEqual({
+      UserId: null,
+      Username: 'newbie',
+      Email: 'newbie@t.example',
+      RoleID: 2,
+      Manages: 7,
+      Password: 'twelve chars ok',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Site Admin' })).toBeNull());
+  });
+
+  it('the Municipality form keeps what was typed and saves it after signing in again', async () => {
+    signIn(boss);
+    const calls = fakeApi({
+      ...baseHandlers(boss),
+      ...loginHandler,
+      'PATCH /api/client/7': expiresOnce((c) => ({ status: 200, body: { ...town, ...(c.body as object) } })),
+      'GET /api/client/Maine/Testville Village': () => ({
+        status: 200,
+        body: { ClientID: 7, TokenValid: true },
+      }),
+    });
+    renderAdmin();
+    const cityInput = await screen.findByLabelText('City/Town');
+    await userEvent.type(cityInput, ' Village');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+
+    await signInAgain();
+    expect(await screen.findByText('Client saved')).toBeTruthy();
+    const patches = calls.filter((c) => c.method === 'PATCH');
+    expect(patches.map((c) => c.auth)).toEqual(['Bearer token-of-boss', 'Bearer new-token']);
+    expect(patches[1]!.body).toMatchObject({ City: 'Testville Village' });
   });
 });

@@ -5,6 +5,7 @@ import { Modal } from '@/components/ui/modal';
 import { useOpenCount } from '@/hooks/use-open-count';
 import { ApiError } from '@/lib/api-client';
 import { useSaveContact, type ContactDraft } from '../api/contacts';
+import { useKeptEdit, useSaveOnResume } from '@/features/municipality-admin/utils/pending-edit';
 import { errorText } from '@/utils/error-text';
 
 export interface ContactModalProps {
@@ -26,6 +27,14 @@ export function ContactModal({ open, onClose, contact, clientId }: ContactModalP
 }
 
 type Field = Exclude<keyof ContactDraft, 'ContactID' | 'ClientID'>;
+const FIELDS: readonly Field[] = [
+  'Title',
+  'Telephone',
+  'ContactUrl',
+  'ContactEmail',
+  'HoursOfOperation',
+  'FreeFormMessage',
+];
 
 function ContactForm({
   contact,
@@ -38,7 +47,7 @@ function ContactForm({
 }) {
   const id = useId();
   const save = useSaveContact(clientId);
-  const [draft, setDraft] = useState<ContactDraft>(() => ({
+  const start = (): ContactDraft => ({
     ContactID: contact?.ContactID ?? null,
     ClientID: clientId,
     Title: contact?.Title ?? '',
@@ -47,7 +56,12 @@ function ContactForm({
     ContactEmail: contact?.ContactEmail ?? '',
     HoursOfOperation: contact?.HoursOfOperation ?? '',
     FreeFormMessage: contact?.FreeFormMessage ?? '',
-  }));
+  });
+  // What was typed before the session expired, if anything, and kept if it expires now (pending-edit.ts).
+  const [draft, setDraft, kept] = useKeptEdit<ContactDraft>(`contact-form:${clientId}`, start, (d) => {
+    const s = start();
+    return FIELDS.some((f) => d[f] !== s[f]);
+  });
   const [error, setError] = useState<{ message: string; fields: string[] } | null>(null);
   const errorId = `${id}-error`;
 
@@ -70,26 +84,34 @@ function ContactForm({
     );
   };
 
+  const submit = () => {
+    setError(null);
+    kept.setSaving(true);
+    save.mutate(draft, {
+      onSettled: () => kept.setSaving(false),
+      onSuccess: () => {
+        toast.success('Contact saved');
+        onDone();
+      },
+      onError: (err) => {
+        toast.error('An error occured');
+        setError({
+          message: errorText(err),
+          fields: err instanceof ApiError ? err.fields.map((f) => f.field) : [],
+        });
+      },
+    });
+  };
+
+  useSaveOnResume(kept, submit);
+
   return (
     <form
       className="usa-form maxw-full"
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        setError(null);
-        save.mutate(draft, {
-          onSuccess: () => {
-            toast.success('Contact saved');
-            onDone();
-          },
-          onError: (err) => {
-            toast.error('An error occured');
-            setError({
-              message: errorText(err),
-              fields: err instanceof ApiError ? err.fields.map((f) => f.field) : [],
-            });
-          },
-        });
+        submit();
       }}
     >
       <div role="alert">

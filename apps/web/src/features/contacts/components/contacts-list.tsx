@@ -3,6 +3,7 @@ import toast from 'react-hot-toast';
 import type { Contact } from '@opp/contracts';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FilterableSection, RowActions } from '@/components/ui/filterable-section';
+import { useKeptEdit } from '@/features/municipality-admin/utils/pending-edit';
 import { filterBy } from '@/utils/filter';
 import { useClientContacts, useDeleteContact } from '../api/contacts';
 import { ContactModal } from './contact-modal';
@@ -13,10 +14,12 @@ export function ContactsList({ clientId }: { clientId: number }) {
   const remove = useDeleteContact(clientId);
   const [query, setQuery] = useState('');
   // The target outlives `open` so the dialogs keep their text while they fade out.
-  const [editor, setEditor] = useState<{ open: boolean; contact: Contact | null }>({
-    open: false,
-    contact: null,
-  });
+  // An open dialog is open again after signing in again when the session expired (pending-edit.ts).
+  const [editor, setEditor] = useKeptEdit<{ open: boolean; contact: Contact | null }>(
+    `contacts:${clientId}:dialog`,
+    () => ({ open: false, contact: null }),
+    (e) => e.open,
+  );
   const [doomed, setDoomed] = useState<{ open: boolean; contact: Contact | null }>({
     open: false,
     contact: null,

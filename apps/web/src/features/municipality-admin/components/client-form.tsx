@@ -1,13 +1,12 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
 import { canAdministerClient, TITLES, type PublicClient, type User } from '@opp/contracts';
 import { paths } from '@/config/paths';
 import { BannerUpload } from '@/features/images/components/banner-upload';
 import { useSaveClient, type ClientDraft } from '../hooks/use-save-client';
-import { authStore } from '@/lib/auth-store';
 import { errorText } from '@/utils/error-text';
-import { pendingEdits } from '../utils/pending-edit';
+import { useKeptEdit, useSaveOnResume } from '../utils/pending-edit';
 
 /** The title a Description starts with ("Town of Harrison" → "Town of"); the default when none matches. */
 function titleOf(client: PublicClient): string {
@@ -22,33 +21,13 @@ export function ClientForm({ client, me }: { client: PublicClient; me: User }) {
   const id = useId();
   const navigate = useNavigate();
   const save = useSaveClient();
-  const resumeKey = `client-form:${client.ClientID}`;
-  // What was typed before the session expired, if anything (pending-edit.ts).
-  const [resumed] = useState(() => pendingEdits.take<ClientDraft>(resumeKey));
-  const [draft, setDraft] = useState<ClientDraft>(
-    () =>
-      resumed?.value ?? {
-        title: titleOf(client),
-        city: client.City,
-        banner: { kind: 'keep' },
-      },
+  // What was typed before the session expired, if anything, and kept if it expires now (pending-edit.ts).
+  const [draft, setDraft, kept] = useKeptEdit<ClientDraft>(
+    `client-form:${client.ClientID}`,
+    () => ({ title: titleOf(client), city: client.City, banner: { kind: 'keep' } }),
+    (d) => d.city !== client.City || d.title !== titleOf(client) || d.banner.kind !== 'keep',
   );
   const [error, setError] = useState<string | null>(null);
-
-  // When the session expires the page turns into the login page and this form goes: what was typed is
-  // kept (and saved after signing in again, if Save is what found the session gone).
-  const latest = useRef({ draft, saving: false });
-  useEffect(() => {
-    latest.current.draft = draft;
-  }, [draft]);
-  useEffect(
-    () => () => {
-      const { draft: d, saving } = latest.current;
-      const changed = d.city !== client.City || d.title !== titleOf(client) || d.banner.kind !== 'keep';
-      if (authStore.sessionExpired() && (changed || saving)) pendingEdits.keep(resumeKey, d, saving);
-    },
-    [client, resumeKey],
-  );
 
   const submit = () => {
     setError(null);
@@ -61,13 +40,11 @@ export function ClientForm({ client, me }: { client: PublicClient; me: User }) {
       setError('City/Town is required.');
       return;
     }
-    latest.current.saving = true;
+    kept.setSaving(true);
     save.mutate(
       { client, draft },
       {
-        onSettled: () => {
-          latest.current.saving = false;
-        },
+        onSettled: () => kept.setSaving(false),
         onSuccess: (saved) => {
           toast.success('Client saved');
           setDraft((d) => ({ ...d, city: saved.City, banner: { kind: 'keep' } }));
@@ -84,13 +61,7 @@ export function ClientForm({ client, me }: { client: PublicClient; me: User }) {
     );
   };
 
-  // Back from signing in again after Save found the session expired: save what was kept, once.
-  const resumedSave = useRef(resumed?.save ?? false);
-  useEffect(() => {
-    if (!resumedSave.current) return;
-    resumedSave.current = false;
-    submit();
-  });
+  useSaveOnResume(kept, submit);
 
   return (
     <section className="opp-admin-section" aria-labelledby={`${id}-heading`}>

@@ -1,8 +1,11 @@
+import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { authStore } from '@/lib/auth-store';
+
 /*
  * An edit a town admin was making when their session expired (the 60-minute idle limit): kept in
- * memory while they sign in again on the same page, then given back to the form, which saves it at
- * once if Save was what found the session gone. Memory only: a reload starts clean, and a file chosen
- * for the banner cannot be written to storage anyway.
+ * memory while they sign in again on the same page, then given back to the form (or dialog), which
+ * saves it at once if Save was what found the session gone. Memory only: a reload starts clean, and a
+ * file chosen for the banner cannot be written to storage anyway.
  */
 
 interface Kept {
@@ -24,3 +27,56 @@ export const pendingEdits = {
     return k ? { value: k.value as T, save: k.save } : null;
   },
 };
+
+export interface KeptEdit {
+  /** Save was what found the session gone: save what was given back as soon as the form is back. */
+  resumedSave: boolean;
+  /**
+   * Marks a save as under way (true) or over (false). A save that ended because the session expired
+   * stays under way, so it is done again after signing in.
+   */
+  setSaving: (saving: boolean) => void;
+}
+
+/**
+ * `useState` for what a town admin is editing, kept (pendingEdits, under `key`) when the session
+ * expires and the page turns into the login page, and given back when the form mounts again after
+ * signing in. Kept only when it differs from where it started (`changed`) or a save was under way.
+ */
+export function useKeptEdit<T>(
+  key: string,
+  initial: () => T,
+  changed: (value: T) => boolean,
+): [T, Dispatch<SetStateAction<T>>, KeptEdit] {
+  const [resumed] = useState(() => pendingEdits.take<T>(key));
+  const [value, setValue] = useState<T>(() => (resumed ? resumed.value : initial()));
+  const latest = useRef({ value, changed, saving: false });
+  useEffect(() => {
+    latest.current.value = value;
+    latest.current.changed = changed;
+  });
+  useEffect(
+    () => () => {
+      const { value: v, changed: c, saving } = latest.current;
+      if (authStore.sessionExpired() && (saving || c(v))) pendingEdits.keep(key, v, saving);
+    },
+    [key],
+  );
+  const [edit] = useState<KeptEdit>(() => ({
+    resumedSave: resumed?.save ?? false,
+    setSaving: (saving) => {
+      if (saving || !authStore.sessionExpired()) latest.current.saving = saving;
+    },
+  }));
+  return [value, setValue, edit];
+}
+
+/** Back from signing in again after Save found the session expired: `submit` what was kept, once. */
+export function useSaveOnResume(edit: KeptEdit, submit: () => void): void {
+  const pending = useRef(edit.resumedSave);
+  useEffect(() => {
+    if (!pending.current) return;
+    pending.current = false;
+    submit();
+  });
+}

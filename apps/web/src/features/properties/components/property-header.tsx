@@ -1,4 +1,4 @@
-import { mailingLines } from '@opp/contracts';
+import { mailingLines } from '@opp/contracts/addresses';
 import { MapIcon } from '@/components/ui/icons';
 import { formatDate, formatLocation } from '@/utils/format';
 import { externalUrl } from '@/utils/links';

@@ -3,6 +3,7 @@ import toast from 'react-hot-toast';
 import type { User } from '@opp/contracts';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { FilterableSection, RowActions } from '@/components/ui/filterable-section';
+import { useKeptEdit } from '@/features/municipality-admin/utils/pending-edit';
 import { filterBy } from '@/utils/filter';
 import { useClientAdmins } from '../api/get-client-admins';
 import { useDeleteAdmin } from '../api/delete-admin';
@@ -24,7 +25,12 @@ export function AdminsList({ clientId, me }: AdminsListProps) {
   const remove = useDeleteAdmin(clientId);
   const [query, setQuery] = useState('');
   // The target outlives `open` so the dialogs keep their text while they fade out.
-  const [editor, setEditor] = useState<{ open: boolean; admin: User | null }>({ open: false, admin: null });
+  // An open dialog is open again after signing in again when the session expired (pending-edit.ts).
+  const [editor, setEditor] = useKeptEdit<{ open: boolean; admin: User | null }>(
+    `admins:${clientId}:dialog`,
+    () => ({ open: false, admin: null }),
+    (e) => e.open,
+  );
   const [doomed, setDoomed] = useState<{ open: boolean; admin: User | null }>({ open: false, admin: null });
   const deleting = doomed.admin;
 

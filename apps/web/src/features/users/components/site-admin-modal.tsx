@@ -6,6 +6,7 @@ import { Modal } from '@/components/ui/modal';
 import { ApiError } from '@/lib/api-client';
 import { useSaveAdmin, type AdminDraft } from '../api/save-admin';
 import { applyRoleCheckbox, isSiteChecked, isSuperChecked } from '../utils/roles';
+import { useKeptEdit, useSaveOnResume } from '@/features/municipality-admin/utils/pending-edit';
 import { errorText } from '@/utils/error-text';
 
 export interface SiteAdminModalProps {
@@ -31,6 +32,9 @@ export function SiteAdminModal({ open, onClose, admin, clientId }: SiteAdminModa
   );
 }
 
+/** The dialog's fields: what is saved, and the password typed a second time. */
+type AdminFormState = AdminDraft & { Confirm: string };
+
 function AdminForm({
   admin,
   clientId,
@@ -42,17 +46,23 @@ function AdminForm({
 }) {
   const id = useId();
   const save = useSaveAdmin(clientId);
-  const [draft, setDraft] = useState<AdminDraft>(() => ({
+  const start = (): AdminFormState => ({
     UserId: admin?.UserId ?? null,
     Username: admin?.Username ?? '',
     Email: admin?.Email ?? '',
     RoleID: admin?.RoleID ?? DEFAULT_ADMIN_ROLE,
     Manages: admin?.Manages ?? clientId,
     Password: '',
-  }));
-  const [confirm, setConfirm] = useState('');
+    Confirm: '',
+  });
+  // What was typed before the session expired, if anything, and kept if it expires now (pending-edit.ts).
+  const [draft, setDraft, kept] = useKeptEdit<AdminFormState>(`admin-form:${clientId}`, start, (d) => {
+    const s = start();
+    return (Object.keys(s) as (keyof AdminFormState)[]).some((k) => d[k] !== s[k]);
+  });
+  const confirm = draft.Confirm;
   const [error, setError] = useState<{ message: string; fields: string[] } | null>(null);
-  const set = (patch: Partial<AdminDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const set = (patch: Partial<AdminFormState>) => setDraft((d) => ({ ...d, ...patch }));
   const invalid = (field: string) => error?.fields.includes(field) ?? false;
   const errorId = `${id}-error`;
   const describedBy = (field: string) => (invalid(field) ? errorId : undefined);
@@ -65,7 +75,9 @@ function AdminForm({
       return;
     }
     setError(null);
+    kept.setSaving(true);
     save.mutate(draft, {
+      onSettled: () => kept.setSaving(false),
       onSuccess: () => {
         toast.success('Admin saved');
         onDone();
@@ -79,6 +91,8 @@ function AdminForm({
       },
     });
   };
+
+  useSaveOnResume(kept, submit);
 
   return (
     <form
@@ -154,7 +168,7 @@ function AdminForm({
         aria-invalid={invalid('Confirm') || undefined}
         aria-describedby={describedBy('Confirm')}
         value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
+        onChange={(e) => set({ Confirm: e.target.value })}
       />
       <fieldset className="usa-fieldset margin-top-3">
         <legend className="usa-legend">Roles</legend>

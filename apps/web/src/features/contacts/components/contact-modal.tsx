@@ -1,12 +1,14 @@
 import { useId, useState, type ReactNode } from 'react';
-import toast from 'react-hot-toast';
 import type { Contact } from '@opp/contracts';
 import { Modal } from '@/components/ui/modal';
 import { useOpenCount } from '@/hooks/use-open-count';
-import { ApiError } from '@/lib/api-client';
 import { useSaveContact, type ContactDraft } from '../api/contacts';
-import { useKeptEdit, useSaveOnResume } from '@/features/municipality-admin/utils/pending-edit';
-import { errorText } from '@/utils/error-text';
+import {
+  keptSaveOutcome,
+  useKeptEdit,
+  useSaveOnResume,
+  type DialogError,
+} from '@/features/municipality-admin/utils/pending-edit';
 
 export interface ContactModalProps {
   open: boolean;
@@ -62,7 +64,7 @@ function ContactForm({
     const s = start();
     return FIELDS.some((f) => d[f] !== s[f]);
   });
-  const [error, setError] = useState<{ message: string; fields: string[] } | null>(null);
+  const [error, setError] = useState<DialogError | null>(null);
   const errorId = `${id}-error`;
 
   const field = (name: Field, label: string, input: (props: InputProps) => ReactNode) => {
@@ -87,20 +89,7 @@ function ContactForm({
   const submit = () => {
     setError(null);
     kept.setSaving(true);
-    save.mutate(draft, {
-      onSettled: () => kept.setSaving(false),
-      onSuccess: () => {
-        toast.success('Contact saved');
-        onDone();
-      },
-      onError: (err) => {
-        toast.error('An error occured');
-        setError({
-          message: errorText(err),
-          fields: err instanceof ApiError ? err.fields.map((f) => f.field) : [],
-        });
-      },
-    });
+    save.mutate(draft, keptSaveOutcome(kept, 'Contact saved', onDone, setError));
   };
 
   useSaveOnResume(kept, submit);

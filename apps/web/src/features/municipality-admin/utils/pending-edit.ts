@@ -1,5 +1,8 @@
 import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import toast from 'react-hot-toast';
+import { ApiError } from '@/lib/api-client';
 import { authStore } from '@/lib/auth-store';
+import { errorText } from '@/utils/error-text';
 
 /*
  * An edit a town admin was making when their session expired (the 60-minute idle limit): kept in
@@ -79,4 +82,37 @@ export function useSaveOnResume(edit: KeptEdit, submit: () => void): void {
     pending.current = false;
     submit();
   });
+}
+
+/** A dialog's save error: the server's words and the fields it names. */
+export interface DialogError {
+  message: string;
+  fields: string[];
+}
+
+/**
+ * What a town admin's dialog does when its kept edit's save ends: the edit stops counting as being
+ * saved; success says `saved` and closes the dialog; failure shows the server's words on the fields
+ * it names.
+ */
+export function keptSaveOutcome(
+  edit: KeptEdit,
+  saved: string,
+  onDone: () => void,
+  setError: (error: DialogError) => void,
+) {
+  return {
+    onSettled: () => edit.setSaving(false),
+    onSuccess: () => {
+      toast.success(saved);
+      onDone();
+    },
+    onError: (err: unknown) => {
+      toast.error('An error occured');
+      setError({
+        message: errorText(err),
+        fields: err instanceof ApiError ? err.fields.map((f) => f.field) : [],
+      });
+    },
+  };
 }

@@ -3,11 +3,14 @@ import { useOpenCount } from '@/hooks/use-open-count';
 import toast from 'react-hot-toast';
 import { DEFAULT_ADMIN_ROLE, type User } from '@opp/contracts';
 import { Modal } from '@/components/ui/modal';
-import { ApiError } from '@/lib/api-client';
 import { useSaveAdmin, type AdminDraft } from '../api/save-admin';
 import { applyRoleCheckbox, isSiteChecked, isSuperChecked } from '../utils/roles';
-import { useKeptEdit, useSaveOnResume } from '@/features/municipality-admin/utils/pending-edit';
-import { errorText } from '@/utils/error-text';
+import {
+  keptSaveOutcome,
+  useKeptEdit,
+  useSaveOnResume,
+  type DialogError,
+} from '@/features/municipality-admin/utils/pending-edit';
 
 export interface SiteAdminModalProps {
   open: boolean;
@@ -61,7 +64,7 @@ function AdminForm({
     return (Object.keys(s) as (keyof AdminFormState)[]).some((k) => d[k] !== s[k]);
   });
   const confirm = draft.Confirm;
-  const [error, setError] = useState<{ message: string; fields: string[] } | null>(null);
+  const [error, setError] = useState<DialogError | null>(null);
   const set = (patch: Partial<AdminFormState>) => setDraft((d) => ({ ...d, ...patch }));
   const invalid = (field: string) => error?.fields.includes(field) ?? false;
   const errorId = `${id}-error`;
@@ -76,20 +79,7 @@ function AdminForm({
     }
     setError(null);
     kept.setSaving(true);
-    save.mutate(draft, {
-      onSettled: () => kept.setSaving(false),
-      onSuccess: () => {
-        toast.success('Admin saved');
-        onDone();
-      },
-      onError: (err) => {
-        toast.error('An error occured');
-        setError({
-          message: errorText(err),
-          fields: err instanceof ApiError ? err.fields.map((f) => f.field) : [],
-        });
-      },
-    });
+    save.mutate(draft, keptSaveOutcome(kept, 'Admin saved', onDone, setError));
   };
 
   useSaveOnResume(kept, submit);

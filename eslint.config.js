@@ -3,6 +3,19 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/*
+ * A feature uses another only through that feature's service (docs/ARCHITECTURE.md): a value import of
+ * another feature's repository (`../<b>/*.repository.ts` from a feature's folder, `../../<b>/…` from a
+ * subfolder) is an error. Type-only imports stay allowed: a row type such as ClientRow is a shape, not an
+ * access path; it is erased at build, runs no SQL and cannot form a load-order cycle, so the owning
+ * service still decides every read and write.
+ */
+const otherFeatureRepository = {
+  group: ['../*/**/*.repository.ts', '../../*/**/*.repository.ts'],
+  allowTypeImports: true,
+  message: "A feature uses another only through its service: call the owning feature's service.",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -34,6 +47,12 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules, 'react-hooks/set-state-in-effect': 'off' },
   },
   {
+    // Tests arrange state directly, so they may reach any repository.
+    files: ['apps/server/src/features/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [otherFeatureRepository] }] },
+  },
+  {
     // The server's layers (docs/ARCHITECTURE.md): routes validate, authorize and call services; services
     // decide and call repositories; repositories hold the only SQL and call nothing above them.
     files: ['apps/server/src/**/*.routes.ts'],
@@ -60,6 +79,7 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/*.routes.ts'], message: 'Services never call routes: routes call services.' },
+            otherFeatureRepository,
           ],
         },
       ],
@@ -77,6 +97,7 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'Repositories hold SQL only: services call them, never the other way round.',
             },
+            otherFeatureRepository,
           ],
         },
       ],

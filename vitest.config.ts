@@ -100,12 +100,14 @@ export default defineConfig({
           ...portalUnderTest,
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          // One Chromium for the run, which each file connects to (e2e/support/browser-server.ts).
+          globalSetup: [...portalUnderTest.globalSetup, 'e2e/support/browser-server.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // expect.poll's default of 1 s is less than a search took on a busy 2-core CI machine (three
           // tests failed so on 2026-11-25); a person waits too, so it matches the pages' 15 s.
           expect: { poll: { timeout: 15_000 } },
-          // One browser and one server per file; files run one at a time on a 2-core machine.
+          // One server per file; files run one at a time on a 2-core machine.
           fileParallelism: false,
         },
       },

@@ -36,6 +36,7 @@ import {
   type Figures,
 } from './lib/report.ts';
 import type { BenchResults, EngineResults, ParcelFigures, WebResults } from './lib/results.ts';
+import { cambridgeMissing, measureCambridge } from './lib/cambridge.ts';
 import { ensureCountyLayer, measureLayerIndex, measureParcelQueries } from './lib/parcels.ts';
 import { clientsRepository } from '../apps/server/src/features/clients/clients.repository.ts';
 import { benchServerEnv, ROOT, startBenchServer, type BenchServer } from './lib/server-process.ts';
@@ -417,6 +418,22 @@ async function measureEngine(
     log(`  FAILED: ${result.error}`);
   } finally {
     await server?.stop();
+  }
+
+  // Cambridge's real layer, after the county's server has stopped (one server measured at a time).
+  if (!quick) {
+    log("  Cambridge, MA's real roll and parcel layer, in a database of their own");
+    const missing = cambridgeMissing();
+    if (missing) {
+      result.cambridge = { skipped: missing };
+      log(`    skipped: ${missing}`);
+    } else
+      try {
+        result.cambridge = await measureCambridge(engine, PG_ADMIN_URL, log);
+      } catch (err) {
+        result.error = `Cambridge: ${(err as Error).message}`;
+        log(`    FAILED: ${result.error}`);
+      }
   }
   return { result, lighthouse };
 }

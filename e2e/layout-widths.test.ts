@@ -6,6 +6,7 @@ import {
   expectNoA11yViolations,
   launchBrowser,
   newPage,
+  settle,
   SCREENSHOTS_DIR,
   type TrackedPage,
 } from './support/browser.ts';
@@ -117,8 +118,6 @@ async function signIn(page: Page, url: string, user: { username: string; passwor
   await page.getByLabel('Password').fill(user.password);
   await page.getByLabel('Password').press('Enter');
 }
-
-const settle = (page: Page) => page.waitForLoadState('networkidle');
 
 describe('every page at every width', () => {
   let visitor: TrackedPage;

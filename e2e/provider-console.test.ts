@@ -129,7 +129,9 @@ describe('provider console', () => {
       mimeType: 'application/x-ndjson',
       buffer: Buffer.from(roll),
     });
-    await settings.getByRole('button', { name: 'Publish roll' }).click();
+    await settings.getByRole('button', { name: 'Preview roll' }).click();
+    await settings.getByRole('heading', { name: 'Preview: nothing is published yet' }).waitFor();
+    await settings.getByRole('button', { name: 'Confirm publish' }).click();
     await settings
       .getByText('Published 3 records from pinecrest-2025.jsonl.', { exact: true })
       .last()

@@ -8,6 +8,7 @@ import {
   MOBILE,
   newPage,
   screenshot,
+  settle,
   type TrackedPage,
 } from './support/browser.ts';
 import { startPortal, type Portal } from './support/portal.ts';
@@ -41,8 +42,6 @@ async function check(page: Page, name: string, width: number) {
   await screenshot(page, `public-${name}-${width}`, { fullPage: !modalOpen });
   if (width <= MOBILE.width) expect(await hasHorizontalScroll(page), `${name} scrolls sideways`).toBe(false);
 }
-
-const settle = (page: Page) => page.waitForLoadState('networkidle');
 
 for (const viewport of [DESKTOP, MOBILE]) {
   const w = viewport.width;

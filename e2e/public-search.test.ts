@@ -313,7 +313,8 @@ describe('skeleton and contact modal', () => {
     await page.goto('/Maine/Harrison/search');
     const painted = page.getByLabel('Search by owner, address, map/lot or account');
     await painted.fill('main st');
-    expect(await page.getByRole('combobox').count()).toBe(0);
+    // Only the painted box (SearchBar itself, rendered by the server's painter) is there.
+    expect(await page.locator('[role="combobox"]:not(#opp-static-q)').count()).toBe(0);
     release();
     // The app takes over with what was typed, and the focus.
     const box = page.getByRole('combobox', { name: 'Search by owner, address, map/lot or account' });
@@ -416,6 +417,7 @@ describe('property record', () => {
       'Building',
       'Additional Assessments',
       'Tax Details (As Of 07/01/2024)',
+      'Valuation History',
     ]);
     const map = page.getByRole('link', { name: 'Map of 10 MAIN ST (opens in a new tab)' });
     expect(await map.getAttribute('href')).toBe('https://maps.harrison.example/parcel/1000');
@@ -446,6 +448,15 @@ describe('property record', () => {
       '$1,234.56',
     ]);
     expect(taxRows[1]!.split('\t')[1]).toBe('16.20');
+    // Earlier years' values, newest first (the roll lists them oldest first).
+    const historyRows = await page
+      .getByRole('table', { name: 'Valuation history' })
+      .locator('tbody tr')
+      .allInnerTexts();
+    expect(historyRows.map((r) => r.split('\t'))).toEqual([
+      ['2023', '$19,000', '$98,000', '$117,000'],
+      ['2022', '$18,500', '$95,000', '$113,500'],
+    ]);
     expect(await page.getByRole('table', { name: 'Sales' }).innerText()).toContain('$89,500.50');
 
     const pay = page.getByRole('link', { name: /Pay Now/ });
@@ -472,15 +483,16 @@ describe('property record', () => {
     await page.goto('/Maine/Harrison/1002');
     await recordShown(page, '14 LAKE RD');
     expect(await page.getByRole('link', { name: /Pay Now/ }).count()).toBe(0);
-    // Parcel 1002 has no user-defined values: only that section is empty.
+    // Parcel 1002 has no user-defined values and no earlier years: only those sections are empty.
     expect(await page.locator('#additional').getByText('No Data', { exact: true }).count()).toBe(1);
-    expect(await page.getByText('No Data', { exact: true }).count()).toBe(1);
+    expect(await page.locator('#valuation-history').getByText('No Data', { exact: true }).count()).toBe(1);
+    expect(await page.getByText('No Data', { exact: true }).count()).toBe(2);
 
     // Bridgton does not allow a payment link; its account 1 has nothing but an address.
     await page.goto('/Maine/Bridgton/1');
     await recordShown(page, '1 MAIN ST');
     expect(await page.getByRole('img', { name: 'Town of Bridgton, Maine' }).isVisible()).toBe(true);
-    expect(await page.getByText('No Data', { exact: true }).count()).toBe(7);
+    expect(await page.getByText('No Data', { exact: true }).count()).toBe(8);
     await page.goto('/Maine/Bridgton/1000');
     await recordShown(page, '10 MAIN ST');
     expect(await page.locator('.opp-record').textContent()).toContain('$1,234.56');

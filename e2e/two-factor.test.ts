@@ -1,8 +1,8 @@
-import fs from 'node:fs/promises';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, hotp, stepAt } from '../apps/server/src/features/auth/two-factor.totp.ts';
 import {
+  downloadedText,
   expectNoA11yViolations,
   launchBrowser,
   newPage,
@@ -206,7 +206,7 @@ describe('two-factor sign-in for a municipality admin', () => {
     await page.getByRole('button', { name: 'Download codes' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe('recovery-codes.txt');
-    const text = await fs.readFile((await file.path())!, 'utf8');
+    const text = await downloadedText(file);
     for (const c of recovery) expect(text).toContain(c);
 
     await page.getByText('I have saved my recovery codes somewhere safe').click();
@@ -305,7 +305,7 @@ describe('two-factor sign-in for a municipality admin', () => {
     // Same once-only flow as at enrolment: download, then confirm they were saved.
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download codes' }).click();
-    const text = await fs.readFile((await (await download).path())!, 'utf8');
+    const text = await downloadedText(await download);
     for (const c of fresh) expect(text).toContain(c);
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByText('Confirm that you have saved your recovery codes').waitFor();

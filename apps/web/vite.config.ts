@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { build, defineConfig, type Plugin, type Rolldown } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const SRC = path.resolve(import.meta.dirname, 'src');
@@ -136,41 +136,48 @@ const gzip = promisify(zlib.gzip);
  * the server sends them without compressing per request (apps/server/src/plugins/web-app.ts).
  */
 function precompress(): Plugin {
+  return afterBuild('opp-precompress', async (outDir) => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (e.name.startsWith('.')) continue;
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (COMPRESSIBLE.test(e.name)) files.push(p);
+      }
+    };
+    walk(outDir);
+    await Promise.all(
+      files.map(async (file) => {
+        const raw = await fs.promises.readFile(file);
+        const [br, gz] = await Promise.all([
+          brotli(raw, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+            },
+          }),
+          gzip(raw, { level: 9 }),
+        ]);
+        // A tiny file can grow when compressed; then the original is what gets sent.
+        if (br.length < raw.length) await fs.promises.writeFile(`${file}.br`, br);
+        if (gz.length < raw.length) await fs.promises.writeFile(`${file}.gz`, gz);
+      }),
+    );
+  });
+}
+
+/** A build plugin that works on the written build (in `outDir`) once the bundle is closed. */
+function afterBuild(name: string, closeBundle: (outDir: string) => Promise<unknown>): Plugin {
   let outDir = '';
   return {
-    name: 'opp-precompress',
+    name,
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
-      const files: string[] = [];
-      const walk = (dir: string) => {
-        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-          if (e.name.startsWith('.')) continue;
-          const p = path.join(dir, e.name);
-          if (e.isDirectory()) walk(p);
-          else if (COMPRESSIBLE.test(e.name)) files.push(p);
-        }
-      };
-      walk(outDir);
-      await Promise.all(
-        files.map(async (file) => {
-          const raw = await fs.promises.readFile(file);
-          const [br, gz] = await Promise.all([
-            brotli(raw, {
-              params: {
-                [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
-                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-              },
-            }),
-            gzip(raw, { level: 9 }),
-          ]);
-          // A tiny file can grow when compressed; then the original is what gets sent.
-          if (br.length < raw.length) await fs.promises.writeFile(`${file}.br`, br);
-          if (gz.length < raw.length) await fs.promises.writeFile(`${file}.gz`, gz);
-        }),
-      );
+      await closeBundle(outDir);
     },
   };
 }
@@ -336,8 +343,38 @@ function inlineStylesheet(): Plugin {
   };
 }
 
+/** Where the painter goes in the build (a dot folder: neither compressed nor served). */
+const PAINTER_DIR = '.vite/painter';
+
+/**
+ * The painter (src/painted-page.tsx): the components a page paints first, built for Node with everything
+ * they use, for the server to render a town page's first content from (apps/server/src/plugins/web-app.ts).
+ */
+function painter(): Plugin {
+  return afterBuild('opp-painter', (outDir) =>
+    build({
+      configFile: false,
+      root: import.meta.dirname,
+      logLevel: 'warn',
+      publicDir: false,
+      plugins: [react()],
+      resolve: { alias: { '@': SRC } },
+      // React's production build, whatever NODE_ENV the server runs with (its development build is
+      // several times slower).
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      ssr: { noExternal: true },
+      build: {
+        ssr: path.join(SRC, 'painted-page.tsx'),
+        outDir: path.join(outDir, PAINTER_DIR),
+        emptyOutDir: true,
+        rollupOptions: { output: { entryFileNames: 'painted-page.js' } },
+      },
+    }),
+  );
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react(), preloadPublicRoutes(), inlineStylesheet(), precompress()],
+  plugins: [react(), preloadPublicRoutes(), inlineStylesheet(), precompress(), painter()],
   resolve: { alias: { '@': SRC } },
   css: { postcss: { plugins: command === 'build' ? [uswdsPurge()] : [] } },
   server: {
@@ -358,13 +395,14 @@ export default defineConfig(({ command }) => ({
       output: {
         // The libraries every public page runs, in one chunk rather than a dozen pieces split by who
         // imports them: each file compresses on its own, so the pieces cost about 3 KB more in all.
+        // Not react-hot-toast (and goober, its styling): only the admin screens toast (app/provider.tsx).
         // React and its renderer are CommonJS, initialised on first use, so sharing the chunk with the
         // entry does not move their start-up work ahead of the first paint.
         codeSplitting: {
           groups: [
             {
               name: 'framework',
-              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|react-hot-toast|goober|cookie|set-cookie-parser)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/,
             },
           ],
         },

@@ -82,6 +82,19 @@ export interface ParcelFigures {
   errors: number;
 }
 
+/** Cambridge, MA's real roll and parcel layer, in a database of their own (bench/lib/cambridge.ts). */
+export interface CambridgeFigures {
+  /** As `portal import` printed it: 27,528 records through docs/examples/cambridge-fy2014.json. */
+  rollImportSeconds: number;
+  /** As `portal parcels import` printed it: 13,116 polygons, joined by map/lot. */
+  layerImportSeconds: number;
+  /** The first request, which loads the layer into the server's index. */
+  firstRequestMs: number;
+  abutters: LatencySummary;
+  bbox: LatencySummary;
+  errors: number;
+}
+
 export interface EngineResults {
   engine: 'pglite' | 'postgres';
   skipped?: string;
@@ -113,6 +126,8 @@ export interface EngineResults {
   memory?: { afterStartMb: number; loadedMb: number; peakMb: number };
   /** The county's parcel layer (issue 40): its index and the map and abutters calls. */
   parcels?: ParcelFigures;
+  /** Cambridge's figures, or why they were not measured (no ../shared, quick run). */
+  cambridge?: CambridgeFigures | { skipped: string };
   /** Warnings and errors in the server's log during the run (should be none). */
   serverLogProblems?: { count: number; samples: string[] };
   error?: string;

@@ -219,6 +219,12 @@ export function harrisonParcel(i: number, images: string[] = []): PropertyRecord
           ]
         : []),
     ],
+    ValueHistory: showcase
+      ? [
+          { Year: 2022, LandValue: 18_500, BuildingValue: 95_000, TotalValue: 113_500 },
+          { Year: 2023, LandValue: 19_000, BuildingValue: 98_000, TotalValue: 117_000 },
+        ]
+      : [],
     TreeGrowthYear: showcase ? { Description: 'Tree Growth Year', UserDefinedValue: '2015' } : null,
     Reference1: showcase ? { Description: 'Deed Reference', UserDefinedValue: 'B3000 P10' } : null,
   };

@@ -3,6 +3,12 @@
  * the map, abutters lists and mailing labels). No zod here: the public pages import this module alone.
  */
 
+/**
+ * What a public page or file says in place of owners withheld (a record's SuppressOwner, or a town that
+ * does not publish owners: apps/server/src/features/properties/owner-privacy.ts).
+ */
+export const OWNER_WITHHELD = 'Owner information withheld';
+
 /** The mailing fields of an owner (contract `Owner`); any may be absent. */
 export interface MailingAddress {
   Address1?: string;

@@ -25,6 +25,13 @@ export const PublicClient = z.object({
    * and abutters and its results a Map view, and ask the server for them only then.
    */
   HasParcelMap: z.literal(true).optional(),
+  /**
+   * Owner privacy (issue 39; the provider console sets them, the town's admins see them): whether owner
+   * names and mailing addresses are published at all (off: withheld for every parcel, as Maine towns
+   * that have not voted to publish owners need), and whether text search matches owner names.
+   */
+  PublishOwnerNames: z.boolean(),
+  OwnerNameSearch: z.boolean(),
 });
 export type PublicClient = z.infer<typeof PublicClient>;
 
@@ -67,6 +74,8 @@ export const CreateClientBody = z.object({
   PictureLevel: safeText(100).optional().default('Per Property'),
   AllowPaymentLink: boolish.optional().default(true),
   PaymentLink: paymentLink().optional().default(''),
+  PublishOwnerNames: boolish.optional().default(true),
+  OwnerNameSearch: boolish.optional().default(true),
 });
 export type CreateClientBody = z.input<typeof CreateClientBody>;
 
@@ -84,6 +93,8 @@ export const UpdateClientBody = z
     PictureLevel: safeText(100),
     AllowPaymentLink: boolish,
     PaymentLink: paymentLink(),
+    PublishOwnerNames: boolish,
+    OwnerNameSearch: boolish,
   })
   .partial();
 export type UpdateClientBody = z.input<typeof UpdateClientBody>;

@@ -116,7 +116,10 @@ export type MailingOwner = z.infer<typeof MailingOwner>;
 export const Abutter = ParcelProperties.extend({
   /** Shortest distance between the two shapes, in feet, rounded to the foot (0: touching or shared). */
   DistanceFeet: z.number().int().nonnegative(),
+  /** Empty when the owners are withheld (SuppressOwner) or the town has none on record. */
   Owners: z.array(MailingOwner),
+  /** Present (true) when the parcel's owners are withheld: "Owner information withheld". */
+  SuppressOwner: z.literal(true).optional(),
 });
 export type Abutter = z.infer<typeof Abutter>;
 

@@ -28,7 +28,9 @@ export type FastCheck =
   /** A list of at most `max` items, each checked as `item`; absent is []. */
   | { k: 'list'; max: number; item: z.ZodType }
   /** An object (`object`'s fields), or null when absent. */
-  | { k: 'optObject'; object: z.ZodObject };
+  | { k: 'optObject'; object: z.ZodObject }
+  /** true or false; absent is false. */
+  | { k: 'flag' };
 
 export const fastChecks = new WeakMap<z.ZodType, FastCheck>();
 const fast = <T extends z.ZodType>(schema: T, check: FastCheck): T => {
@@ -252,6 +254,25 @@ export const TaxRow = z.object({
 });
 export type TaxRow = z.output<typeof TaxRow>;
 
+/**
+ * One year's assessed values (Lyme's assessment history, or a town's earlier roll: publishing a roll
+ * adds the values of the roll it replaces: apps/server/src/features/imports/value-history.ts).
+ */
+export const ValuationYear = z.object({
+  Year: fast(
+    z
+      .number({ error: (i) => `expected a year, got ${describe(i.input)}` })
+      .int()
+      .min(1800)
+      .max(2200),
+    { k: 'int', min: 1800, max: 2200, required: true },
+  ),
+  LandValue: optNum,
+  BuildingValue: optNum,
+  TotalValue: optNum,
+});
+export type ValuationYear = z.output<typeof ValuationYear>;
+
 export const UserDefinedValue = z.object({ Description: optText(200), UserDefinedValue: optText(500) });
 const optUdv = fast(
   UserDefinedValue.nullish().transform((v) => v ?? null),
@@ -324,6 +345,8 @@ export const PropertyRecord = z.object({
   CommercialBuildings: list(CommercialBuilding, 100),
   BuildingAdditions: list(BuildingAddition, 300),
   Taxes: list(TaxRow, 100),
+  /** Earlier years' values, any order in a roll (the page shows the newest first). */
+  ValueHistory: list(ValuationYear, 200),
   PropertyCode: optUdv,
   TaxLimit: optUdv,
   TreeGrowthYear: optUdv,
@@ -336,6 +359,17 @@ export const PropertyRecord = z.object({
   Reference1: optUdv,
   Reference2: optUdv,
   TranCode: optUdv,
+  /**
+   * The owners' names and mailing addresses are withheld from the public (a source flag such as
+   * Vision's REM_INET_SUPPRESS): kept in the roll, never served (apps/server/…/owner-privacy.ts).
+   */
+  SuppressOwner: fast(
+    z
+      .boolean({ error: (i) => `expected true or false, got ${describe(i.input)}` })
+      .nullish()
+      .transform((v) => v ?? false),
+    { k: 'flag' },
+  ),
 });
 /** What a roll may carry (fields optional). */
 export type PropertyRecordInput = z.input<typeof PropertyRecord>;
@@ -378,6 +412,14 @@ export const FullProperty = z.object({
   CommercialBuildings: z.array(z.looseObject({})),
   BuildingAdditions: z.array(z.looseObject({})),
   Taxes: z.array(z.looseObject({})),
+  ValueHistory: z.array(
+    z.object({
+      Year: z.number(),
+      LandValue: z.number().nullable(),
+      BuildingValue: z.number().nullable(),
+      TotalValue: z.number().nullable(),
+    }),
+  ),
   PropertyCode: z.object({ Description: z.string(), UserDefinedValue: z.string() }).nullable(),
   TaxLimit: z.object({ Description: z.string(), UserDefinedValue: z.string() }).nullable(),
   TreeGrowthYear: z.object({ Description: z.string(), UserDefinedValue: z.string() }).nullable(),
@@ -390,6 +432,11 @@ export const FullProperty = z.object({
   Reference1: z.object({ Description: z.string(), UserDefinedValue: z.string() }).nullable(),
   Reference2: z.object({ Description: z.string(), UserDefinedValue: z.string() }).nullable(),
   TranCode: z.object({ Description: z.string(), UserDefinedValue: z.string() }).nullable(),
+  /**
+   * Not in the original: true when the owners' names and mailing addresses are withheld (the record's
+   * flag, or a town that does not publish owners); the page then says "Owner information withheld".
+   */
+  SuppressOwner: z.boolean(),
   /** Not in the original: when the town's roll was last published (ISO date-time). */
   LastUpdated: z.string().nullable(),
 });

@@ -11,6 +11,16 @@ export const ROLL_MAX_BYTES = 1024 * 1024 * 1024;
 export const ROLL_EXTENSIONS = ['jsonl', 'ndjson', 'csv'] as const;
 export const ROLL_ACCEPT = '.jsonl,.ndjson,.csv,text/csv,application/x-ndjson,application/jsonl';
 
+/** A town's own export read through a format or a mapping: CSV or TSV files, several joined by a key. */
+export const EXPORT_ACCEPT = '.csv,.tsv,.txt,.tab,text/csv,text/tab-separated-values,text/plain';
+/** A mapping file (docs/import-format.md, "Mappings"): a small JSON document. */
+export const MAPPING_ACCEPT = '.json,application/json';
+export const MAPPING_MAX_BYTES = 1024 * 1024;
+/** Files of one export (a Vision export is a few tables joined by the account). */
+export const ROLL_MAX_FILES = 10;
+/** Records a preview shows (the whole input is still checked). */
+export const PREVIEW_RECORDS = 10;
+
 export const ImportRunStatus = z.enum(['validating', 'importing', 'succeeded', 'failed']);
 export type ImportRunStatus = z.infer<typeof ImportRunStatus>;
 
@@ -44,8 +54,60 @@ export const ImportRunDto = z.object({
   Message: z.string().nullable(),
   StartedAt: z.string(),
   FinishedAt: z.string().nullable(),
+  /** The built-in format the files were read as (`vision`), or null. */
+  Format: z.string().nullable(),
+  /** The name of the mapping file the files were read through, or null. */
+  Mapping: z.string().nullable(),
+  /** The names of the files the roll was read from, as given. */
+  SourceFiles: z.array(z.string()),
 });
 export type ImportRunDto = z.infer<typeof ImportRunDto>;
 export const ImportRunList = z.array(ImportRunDto);
 
 export const isRunInProgress = (status: ImportRunStatus) => status === 'validating' || status === 'importing';
+
+/** A built-in source format (GET /api/roll-formats): a mapping shipped with the portal. */
+export const RollFormatDto = z.object({ Name: z.string(), Description: z.string() });
+export type RollFormatDto = z.infer<typeof RollFormatDto>;
+export const RollFormatList = z.array(RollFormatDto);
+
+/** How many records (or, for a field of a list's items, items) got a value for one portal field. */
+export const FieldFill = z.object({
+  /** `TotalAcres`, or `Sales.SalePrice` for a field of a list's items. */
+  Field: z.string(),
+  Filled: z.number().int(),
+  /** Records, or for an item field the items of its list. */
+  Of: z.number().int(),
+});
+export type FieldFill = z.infer<typeof FieldFill>;
+
+/**
+ * POST /api/rolls/{clientId}/preview: what publishing these files would do, found by mapping and
+ * checking every record exactly as the import does, with nothing written.
+ */
+export const RollPreviewDto = z.object({
+  /** The files read, as given. */
+  SourceFiles: z.array(z.string()),
+  Format: z.string().nullable(),
+  Mapping: z.string().nullable(),
+  Records: z.number().int(),
+  Fill: z.array(FieldFill),
+  /** Columns of each file that no part of the mapping reads. */
+  UnusedColumns: z.array(z.object({ File: z.string(), Columns: z.array(z.string()) })),
+  /** The first records as mapped, in the §3 shape (not yet checked: a problem below may be in one). */
+  Sample: z.array(z.object({ Line: z.number().int(), Record: z.record(z.string(), z.unknown()) })),
+  ProblemCount: z.number().int(),
+  /** The first problems, each naming its line, portal field and source column. */
+  Problems: z.array(z.string()),
+});
+export type RollPreviewDto = z.infer<typeof RollPreviewDto>;
+
+/**
+ * A fill rate as a percentage with one decimal, never rounded up to 100 nor down to 0: a field missing
+ * from one record in ten thousand must not read as complete.
+ */
+export function fillPercent(filled: number, of: number): string {
+  if (of === 0 || filled === 0) return '0';
+  if (filled === of) return '100';
+  return Math.min(99.9, Math.max(0.1, Math.floor((1000 * filled) / of) / 10)).toFixed(1);
+}

@@ -158,5 +158,17 @@ describe('portal import with formats and mappings', () => {
       status: 'succeeded',
       accounts: ['1042', '1043'],
     });
+    // The run keeps its origin as the console's upload does, and the console lists it.
+    const origin = await withDb(({ db }) =>
+      queryRows<{ source_format: string; source_mapping: string | null; source_files: string[] }>(
+        db,
+        sql`select source_format, source_mapping, source_files from import_runs order by id desc limit 1`,
+      ),
+    );
+    expect(origin[0]).toEqual({
+      source_format: 'vision',
+      source_mapping: null,
+      source_files: ['rem.csv', 'slh.csv'],
+    });
   }, 120_000);
 });

@@ -1,19 +1,17 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveStateName } from '@opp/contracts';
-import { isUniqueViolation } from '../features/clients/clients.provider.repository.ts';
-import { clientsRepository } from '../features/clients/clients.repository.ts';
-import { importRoll, type RecordSource } from '../features/imports/import.service.ts';
-import { dryRun } from '../features/imports/mapping/dry-run.ts';
-import { builtInFormat, listFormats } from '../features/imports/mapping/formats.ts';
-import { openMappedSource } from '../features/imports/mapping/mapped-source.ts';
-import { loadMappingFile, MappingError, type Mapping } from '../features/imports/mapping/mapping-file.ts';
-import { recordSourceFor, rollFormatOf } from '../features/imports/record-sources.ts';
-import { rollsRepository } from '../features/imports/rolls.repository.ts';
-import { tryImportLock } from '../features/roll-publishing/import-lock.ts';
-import { reclaimStaleRun } from '../features/roll-publishing/roll-publishing.service.ts';
-import { recordCliAudit } from './cli-audit.ts';
+import { fillPercent, resolveStateName } from '@opp/contracts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { clientsService } from '../features/clients/clients.service.ts';
+import {
+  rollImportService,
+  RollInputError,
+  type RollInput,
+  type RollReading,
+} from '../features/imports/roll-import.service.ts';
+import { claimForProcess } from '../features/roll-publishing/roll-publishing.service.ts';
+import { cliAuditActor } from './cli-audit.ts';
 import { withDatabase } from './database.ts';
 import { CliError, parse, positiveInt, required, UsageError, write, type CliIo } from './io.ts';
 import { ProgressBar } from './progress.ts';
@@ -42,7 +40,11 @@ Options:
   --preview N         print the first N records as JSON Lines, write nothing
   -h, --help          show this help`;
 
-/** `portal import`. Returns the exit code. */
+/**
+ * `portal import`. Returns the exit code. What the files mean, the dry run and the publishing run are the
+ * import service's (features/imports/roll-import.service.ts), shared with the console's upload; this
+ * reads the arguments, prints, and holds the client's lock.
+ */
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
     args,
@@ -62,9 +64,9 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
     return 0;
   }
   if (values['list-formats']) {
-    const formats = listFormats();
-    const width = Math.max(...formats.map((f) => f.name.length));
-    for (const f of formats) write(io.stdout, `${f.name.padEnd(width)}  ${f.description}`);
+    const formats = rollImportService.formats();
+    const width = Math.max(...formats.map((f) => f.Name.length));
+    for (const f of formats) write(io.stdout, `${f.Name.padEnd(width)}  ${f.Description}`);
     return 0;
   }
   const preview = positiveInt(values.preview, '--preview', 10_000);
@@ -81,105 +83,75 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   if (stateArg !== undefined && !state)
     throw new CliError(`unknown state "${stateArg}" (use a US state name or abbreviation, e.g. Maine or ME)`);
   const files = positionals.map((p) => path.resolve(p));
-  if (!mapped && !rollFormatOf(files[0]!))
-    throw new CliError(`${path.basename(files[0]!)}: a roll file must end in .jsonl, .ndjson or .csv`);
   let size = 0;
   for (const file of files) size += readableSize(file);
-  const file = files[0]!;
-
-  let source: RecordSource;
-  let fileName: string;
-  let mappedFields: string[] | undefined;
-  let unused: Array<{ file: string; columns: string[] }> = [];
-  if (mapped) {
-    const mapping = readMappingOption(values.format, values.mapping);
-    mappedFields = Object.keys(mapping.fields);
-    try {
-      const input = await openMappedSource(
-        mapping,
-        files.map((p) => ({ path: p })),
-      );
-      source = input.source;
-      unused = input.unusedColumns;
-      // The run keeps which files were read and how: `a.csv, b.csv (format vision)`.
-      fileName = `${input.fileNames.join(', ')} (${values.format !== undefined ? `format ${values.format}` : `mapping ${path.basename(values.mapping!)}`})`;
-    } catch (err) {
-      if (err instanceof MappingError)
-        throw new CliError(
-          `the files do not fit ${values.format !== undefined ? `the format ${values.format}` : path.basename(values.mapping!)}; nothing was changed`,
-          err.problems,
-        );
-      throw err;
-    }
-  } else {
-    source = recordSourceFor(file, file);
-    fileName = path.basename(file);
+  const reading: RollReading = {
+    ...(values.format !== undefined ? { format: values.format } : {}),
+    ...(values.mapping !== undefined ? { mappingFile: path.resolve(values.mapping) } : {}),
+  };
+  let input: RollInput;
+  try {
+    input = await rollImportService.open(
+      reading,
+      files.map((p) => ({ path: p, name: path.basename(p) })),
+    );
+  } catch (err) {
+    if (!(err instanceof RollInputError)) throw err;
+    if (err.stage === 'roll-file') throw new CliError(err.message);
+    if (err.stage === 'files')
+      throw new CliError(`the files do not fit ${err.subject}; nothing was changed`, err.problems);
+    if (values.format !== undefined)
+      throw new CliError(`--format ${values.format}: ${err.problems.join('; ')}`);
+    throw new CliError(`the mapping ${err.subject} cannot be used`, err.problems);
   }
+  const { fileName } = input;
 
-  if (checkOnly)
-    return check(io, { source, fileName, preview, dryRun: values['dry-run'] === true, mappedFields, unused });
+  if (checkOnly) return check(io, { input, preview, dryRun: values['dry-run'] === true });
 
   return withDatabase(io, async (database, config) => {
     const db = database.db;
     // The embedded engine's folder is this process's alone: no reader can still be using a replaced
     // roll. On a PostgreSQL server, API nodes may be.
     const retireAfterMs = database.engine === 'pglite' ? 0 : config.rollRetireSeconds * 1000;
-    const client = await clientsRepository.findByStateCity(db, state!, city!);
+    const client = await clientsService.findByStateCity(db, state!, city!);
     if (!client)
       throw new CliError(
         `there is no client "${city}, ${state}". Create it first: portal client add --state "${state}" --city "${city}"`,
       );
     // The client's import lock, held until this command's database closes or this process dies
     // (features/roll-publishing/import-lock.ts).
-    if (!(await tryImportLock(db, client.id))) {
-      const live = await rollsRepository.findRunning(db, client.id);
+    const claim = await claimForProcess(db, client.id, retireAfterMs);
+    if (!claim.ok) {
+      const live = claim.running;
       throw new CliError(
-        `a roll for ${client.city}, ${state} is being published right now by another process${live ? ` (${live.fileName}, run ${live.id})` : ''}; try again when it is done`,
+        claim.otherProcess
+          ? `a roll for ${client.city}, ${state} is being published right now by another process${live ? ` (${live.fileName}, run ${live.id})` : ''}; try again when it is done`
+          : `a roll for ${client.city}, ${state} is being published right now (${live!.fileName}, run ${live!.id}); try again when it is done`,
       );
     }
-    // An import left running by a process that died: with the lock held here, nothing else can be
-    // running it.
-    const interrupted = await reclaimStaleRun(db, client.id, retireAfterMs, { holdsLock: true });
+    const { interrupted } = claim;
     if (interrupted)
       write(
         io.stderr,
         `The previous import for ${client.city}, ${state} (${interrupted.fileName}, run ${interrupted.id}) was interrupted: the process running it stopped before it finished (killed or crashed). Nothing from it was published; it is marked failed and this import goes ahead.`,
       );
-    const running = await rollsRepository.findRunning(db, client.id);
-    if (running)
-      throw new CliError(
-        `a roll for ${client.city}, ${state} is being published right now (${running.fileName}, run ${running.id}); try again when it is done`,
-      );
 
     // A mapped export is read whole before the first record: the bar counts records, not bytes.
-    const bar = new ProgressBar(io, mapped ? 0 : size);
+    const bar = new ProgressBar(io, input.mapped ? 0 : size);
     const started = performance.now();
-    const target = {
-      clientId: client.id,
-      userId: null,
-      actor: `portal import (${cliUser()})`,
-      fileName,
-    };
     let outcome;
     let published: number | undefined;
     try {
-      // The run and its audit entry stand or fall together, as for an upload over HTTP
-      // (roll-publishing.service.ts): the entry names the run, whatever its outcome.
-      const run = await db.transaction(async (tx) => {
-        const created = await rollsRepository.createRun(tx, target);
-        await recordCliAudit(tx, {
-          clientId: client.id,
-          action: 'roll.publish',
-          entity: 'import_run',
-          entityId: created.id,
-          after: { FileName: target.fileName },
-        });
-        return created;
-      });
-      outcome = await importRoll(
+      const run = await rollImportService.createRun(
         db,
-        { ...target, runId: run.id },
-        mapped ? source : recordSourceFor(file, file, { onRead: bar.onRead }),
+        { clientId: client.id, userId: null, actor: `portal import (${cliUser()})` },
+        input,
+        cliAuditActor(),
+      );
+      outcome = await rollImportService.publish(
+        db,
+        run,
+        input.source({ onRead: bar.onRead }),
         (p) => {
           bar.onProgress(p);
           if (p.phase !== 'done') return;
@@ -244,41 +216,17 @@ function readableSize(file: string): number {
   }
 }
 
-function readMappingOption(format: string | undefined, mappingFile: string | undefined): Mapping {
-  try {
-    return format !== undefined ? builtInFormat(format) : loadMappingFile(path.resolve(mappingFile!));
-  } catch (err) {
-    if (!(err instanceof MappingError)) throw err;
-    if (format !== undefined) throw new CliError(`--format ${format}: ${err.problems.join('; ')}`);
-    throw new CliError(`the mapping ${path.basename(mappingFile!)} cannot be used`, err.problems);
-  }
-}
-
-/** A share to one decimal, never rounded up to 100 nor down to 0 (a gap must stay visible). */
-const percent = (n: number, of: number) => {
-  if (of === 0 || n === 0) return '0';
-  if (n === of) return '100';
-  return Math.min(99.9, Math.max(0.1, Math.floor((1000 * n) / of) / 10)).toFixed(1);
-};
-
 /**
  * --dry-run and --preview: the whole input mapped and checked as an import would, nothing written.
  * Exits 1 when the import would have been rejected.
  */
 async function check(
   io: CliIo,
-  run: {
-    source: RecordSource;
-    fileName: string;
-    preview: number | undefined;
-    dryRun: boolean;
-    mappedFields: string[] | undefined;
-    unused: Array<{ file: string; columns: string[] }>;
-  },
+  run: { input: RollInput; preview: number | undefined; dryRun: boolean },
 ): Promise<number> {
   let shown = 0;
-  const report = await dryRun(run.source, {
-    mappedFields: run.mappedFields,
+  const { fileName } = run.input;
+  const report = await rollImportService.check(run.input, {
     onRecord: (value) => {
       if (run.preview !== undefined && shown < run.preview) {
         shown++;
@@ -289,15 +237,15 @@ async function check(
   // With --preview alone, standard output is JSON Lines only; what the check found goes to stderr.
   const out = run.dryRun ? io.stdout : io.stderr;
   if (run.dryRun) {
-    write(out, `${run.fileName}: ${report.records.toLocaleString('en-US')} records`);
+    write(out, `${fileName}: ${report.records.toLocaleString('en-US')} records`);
     write(out, 'Fields filled (records or list items that got a value):');
     const width = Math.max(...report.fill.map((f) => f.field.length), 5);
     for (const f of report.fill)
       write(
         out,
-        `  ${f.field.padEnd(width)}  ${f.filled.toLocaleString('en-US').padStart(7)} of ${f.of.toLocaleString('en-US')} (${percent(f.filled, f.of)}%)`,
+        `  ${f.field.padEnd(width)}  ${f.filled.toLocaleString('en-US').padStart(7)} of ${f.of.toLocaleString('en-US')} (${fillPercent(f.filled, f.of)}%)`,
       );
-    const unused = run.unused.filter((u) => u.columns.length);
+    const unused = run.input.unusedColumns.filter((u) => u.columns.length);
     if (unused.length) {
       write(out, 'Columns no mapping reads:');
       for (const u of unused) write(out, `  ${u.file}: ${u.columns.join(', ')}`);
@@ -313,7 +261,7 @@ async function check(
   if (more > 0) write(io.stderr, `… and ${more.toLocaleString('en-US')} more`);
   write(
     io.stderr,
-    `portal import: ${run.fileName} would be rejected: ${report.problemCount.toLocaleString('en-US')} problem${report.problemCount === 1 ? '' : 's'} in ${report.records.toLocaleString('en-US')} records. Nothing was written.`,
+    `portal import: ${fileName} would be rejected: ${report.problemCount.toLocaleString('en-US')} problem${report.problemCount === 1 ? '' : 's'} in ${report.records.toLocaleString('en-US')} records. Nothing was written.`,
   );
   return 1;
 }

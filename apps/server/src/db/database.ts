@@ -15,9 +15,15 @@ import { PgliteWorkerClient } from './pglite-client.ts';
 import { copiedIn, copiedOut, createPglite, restrictDataFolder } from './pglite-create.ts';
 import { copyPieces, type CopyInput } from './copy-text.ts';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+type DrizzleDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+/**
+ * A database handle from openDatabase: drizzle's, carrying the Database it belongs to. COPY needs the
+ * driver underneath (a stream on a PostgreSQL connection, a blob for PGlite), which drizzle has no way
+ * to; through the handle, repositories keep taking a `Db` like every other query.
+ */
+export type Db = DrizzleDb & { readonly $database: Database };
 /** A transaction handle; repositories accept either a Db or a Tx so a service can span several of them. */
-export type Executor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Executor = Db | Parameters<Parameters<DrizzleDb['transaction']>[0]>[0];
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -83,22 +89,15 @@ export type DatabaseOptions =
     }
   | { engine: 'postgres'; url: string; poolSize?: number };
 
-/**
- * Each open database by its drizzle handle, for COPY: drizzle has none, which needs the driver
- * underneath (a stream on a PostgreSQL connection, a blob for PGlite). Keyed by the handle so
- * repositories keep taking a `Db` like every other query.
- */
-const databases = new WeakMap<object, Database>();
-
 /** The database a handle from openDatabase belongs to (its engine, its sessions). */
 export function databaseFor(db: Db): Database {
   return databaseOf(db, 'databaseFor');
 }
 
 function databaseOf(db: Executor, what: string): Database {
-  const database = databases.get(db);
-  if (!database) throw new Error(`${what} needs a database handle from openDatabase, not a transaction`);
-  return database;
+  if (!('$database' in db))
+    throw new Error(`${what} needs a database handle from openDatabase, not a transaction`);
+  return db.$database;
 }
 
 /** `COPY <target> FROM …` on the database behind `db` (not a transaction: COPY runs on its own). */
@@ -178,7 +177,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     options.engine === 'postgres'
       ? await openPostgres(options.url, options.poolSize ?? 10)
       : await openPglite(options.dataDir, options.worker ?? true, options.from);
-  databases.set(database.db, database);
+  Object.defineProperty(database.db, '$database', { value: database });
   return database;
 }
 

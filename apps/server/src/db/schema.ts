@@ -42,6 +42,9 @@ export const clients = pgTable('clients', {
   parcelCount: integer('parcel_count').notNull(),
   lastUpdated: ts('last_updated'),
   createdAt: ts('created_at').notNull().defaultNow(),
+  // migrations/0016: owner privacy (features/properties/owner-privacy.ts).
+  publishOwnerNames: boolean('publish_owner_names').notNull().default(true),
+  ownerNameSearch: boolean('owner_name_search').notNull().default(true),
 });
 
 export const clientCityAliases = pgTable(
@@ -135,6 +138,13 @@ export const importRuns = pgTable(
     fileBytes: bigint('file_bytes', { mode: 'number' }),
     bytesRead: bigint('bytes_read', { mode: 'number' }),
     indexing: boolean('indexing').notNull().default(false),
+    // migrations/0017: the roll's tax year, under which the next roll files its values in ValueHistory.
+    taxYear: integer('tax_year'),
+    // migrations/0018: what the roll was read from (a built-in format or a mapping, and the files).
+    sourceFormat: text('source_format'),
+    sourceMapping: text('source_mapping'),
+    sourceMappingJson: jsonb('source_mapping_json'),
+    sourceFiles: jsonb('source_files').$type<string[]>().notNull().default([]),
     startedAt: ts('started_at').notNull().defaultNow(),
     heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),

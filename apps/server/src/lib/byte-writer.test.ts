@@ -33,34 +33,6 @@ describe('ByteWriter', () => {
     expect(second.buffer.byteLength).toBe(6);
   });
 
-  it('hands off its own buffer with what was written, and writes on in a buffer handed back', () => {
-    const w = new ByteWriter(64);
-    w.write('first');
-    const first = w.handOff();
-    expect(Buffer.from(first).toString()).toBe('first');
-    expect(first.buffer.byteLength).toBe(64); // the writer's buffer itself, not a copy
-    w.write('second');
-    const second = w.handOff();
-    expect(second.buffer).not.toBe(first.buffer);
-    expect(Buffer.from(first).toString()).toBe('first'); // untouched by the next writes
-
-    // Handed back, the first buffer takes what is written after the next hand-off.
-    w.reuse(first.buffer);
-    w.write('third');
-    const third = w.handOff();
-    w.write('fourth');
-    const fourth = w.handOff();
-    expect(fourth.buffer).toBe(first.buffer);
-    expect(third.buffer).not.toBe(first.buffer);
-    expect([second, third, fourth].map((b) => Buffer.from(b).toString())).toEqual([
-      'second',
-      'third',
-      'fourth',
-    ]);
-    // Nothing written: nothing of the writer's goes.
-    expect(w.handOff().buffer.byteLength).toBe(0);
-  });
-
   it('is empty before anything is written', () => {
     expect(new ByteWriter().toBytes().length).toBe(0);
   });

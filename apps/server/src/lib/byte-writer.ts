@@ -9,8 +9,6 @@ const encoder = new TextEncoder();
 export class ByteWriter {
   #bytes: Uint8Array<ArrayBuffer>;
   #length = 0;
-  /** Buffers handed back (reuse), for the writer's next hand-offs. */
-  readonly #returned: Uint8Array<ArrayBuffer>[] = [];
 
   constructor(capacity = 64 * 1024) {
     this.#bytes = new Uint8Array(capacity);
@@ -51,28 +49,5 @@ export class ByteWriter {
     const bytes = this.toBytes();
     this.#length = 0;
     return bytes;
-  }
-
-  /**
-   * What was written, as a view of the writer's own buffer, which goes with it: no copy into fresh
-   * memory. The writer goes on in a buffer handed back through `reuse` (the reader's, once it has
-   * read what it was given) or in a new one. An import thread sends a batch after batch of half a
-   * megabyte to the importing thread: a copy each (take) was fresh memory from the operating system
-   * every time, whose pages it zeroes one by one (measured over 100,000 records: 12,800 of an import
-   * thread's 32,000 page faults).
-   */
-  handOff(): Uint8Array<ArrayBuffer> {
-    // Nothing written (a batch only checked): the writer keeps its buffer.
-    if (this.#length === 0) return new Uint8Array(0);
-    const bytes = this.#bytes.subarray(0, this.#length);
-    this.#bytes = this.#returned.pop() ?? new Uint8Array(this.#bytes.length);
-    this.#length = 0;
-    return bytes;
-  }
-
-  /** A buffer this writer (or one like it) handed off, whose bytes are no longer needed (handOff). */
-  reuse(buffer: ArrayBuffer): void {
-    // Two are enough for a writer handing off one buffer a turn; more would only be held.
-    if (this.#returned.length < 2) this.#returned.push(new Uint8Array(buffer));
   }
 }

@@ -28,7 +28,8 @@ console's \`POST /api/search/{id}\` answers the same). The CSV export and type-a
 
 **query** (at most 200 characters). Case and accents are ignored (\`josé\` = \`JOSE\`). The text is split into words
 at spaces and at \`, ; / & + ( ) [ ] { } |\`; other punctuation inside a word is ignored for matching. Every word
-must match, as the *start* of a word (\`smi\` finds SMITH, not BLACKSMITH), one of: any owner's name, the street
+must match, as the *start* of a word (\`smi\` finds SMITH, not BLACKSMITH), one of: any owner's name (unless the
+owners are withheld, see below), the street
 address (number, apartment, street name), the map/lot, the account, the book or page. So \`smith main\` finds Smith
 on Main Street and \`12 elm\` finds 12 Elm St. Punctuation in names and map/lots works typed or left out:
 \`O'BRIEN\`, \`obrien\` and \`brien\` all find O'Brien; \`R01-002-A\`, \`r01.002.a\` and \`r01002a\` all find
@@ -56,7 +57,7 @@ inclusive.
   residential or commercial buildings was built in that range (YearBuilt).
 
 **sort**: \`{ "sortby": "Name", "descending": false }\` or an ordered list of them (first = highest priority);
-\`sortby\` is one of MapLot, Name (first owner), Location, BuildingLand (building + land value), Acres, SaleDate,
+\`sortby\` is one of MapLot, Name (first owner; Location where the town withholds owner names), Location, BuildingLand (building + land value), Acres, SaleDate,
 SalePrice, YearBuilt (the newest of the parcel's residential and commercial buildings); any other value is a 400. A sort with an empty \`sortby\` means none. Default: Name ascending.
 Map/lot, name and location sort the way people read them: numbers inside as numbers (\`2-10\` before \`10-1\`,
 \`9 Main St\` before \`10 Main St\`), and location by street name, then number, then apartment. Empty values sort
@@ -74,4 +75,10 @@ order.
 
 **Type-ahead**: \`GET /api/suggest/{clientId}?q=\` gives up to 10 owner names, addresses and map/lots. Words
 already followed by a space match whole (\`12 ma\` is number 12, not 120); the word being typed is a prefix.
+
+**Owner privacy**: a record whose \`SuppressOwner\` is true, and every record of a town whose client record says
+\`PublishOwnerNames: false\`, is served without owners (names and mailing addresses) on every public call (record,
+results, CSV, type-ahead, abutters), with \`SuppressOwner: true\` in the record and without the party of a sale who
+is a current owner; its owners' names do not match a search. Where \`OwnerNameSearch\` is false, names are shown but
+no search or type-ahead matches them.
 `;

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { canAdministerClient, canManageAdmins, isProviderAdmin } from '@opp/contracts';
+import { canAdministerClient, isProviderAdmin } from '@opp/contracts';
 import { SessionsService } from '../features/auth/sessions.service.ts';
 import { AuthService } from '../features/auth/auth.service.ts';
 import type { SessionUser } from '../features/auth/sessions.repository.ts';
@@ -60,11 +60,5 @@ export function requireProvider(request: FastifyRequest): SessionUser {
 export function requireClientAdmin(request: FastifyRequest, clientId: number): SessionUser {
   const user = requireUser(request);
   if (!canAdministerClient(user, clientId)) throw forbidden('You do not administer this municipality');
-  return user;
-}
-
-export function requireAdminManager(request: FastifyRequest, clientId: number): SessionUser {
-  const user = requireUser(request);
-  if (!canManageAdmins(user, clientId)) throw forbidden('Only a Super Administrator may manage admins');
   return user;
 }

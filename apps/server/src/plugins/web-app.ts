@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
@@ -7,13 +8,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   BANNER_FULL_MEDIA,
   BANNER_SOURCES,
-  bannerLabel,
   fileImageUrl,
   imageAtWidthUrl,
   PublicClient,
-  townName,
   type ErrorBody,
 } from '@opp/contracts';
+import type { PaintedPage, PaintPage } from '@opp/contracts/painted-page';
 import type { Executor } from '../db/database.ts';
 import type { ClientRow } from '../features/clients/clients.repository.ts';
 import { publicClientOf, publicClientsService } from '../features/clients/clients.service.ts';
@@ -43,78 +43,22 @@ async function findTown(db: Executor, url: string): Promise<{ row: ClientRow; to
 /** JSON that cannot end the <script> element it sits in. */
 const scriptSafeJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** Where index.html's static shell may take a town page's first content (apps/web/index.html). */
+/** Where index.html's shell takes a page's first content (apps/web/index.html). */
 const STATIC_PAGE_MARK = '<!--opp-static-page-->';
 
 /**
- * The home page's heading and introduction as its route renders them (apps/web/src/app/routes/public/
- * home.tsx; change one, change the other), painted with the shell: the introduction is the page's
- * largest element. The community picker needs the app and the API, so it comes with the app.
+ * The web app's painter (apps/web/src/painted-page.tsx, built beside the app for Node): a page's first
+ * content rendered by the page's own components. Loaded on first use; null when the build has none
+ * (nothing is painted then, and the app renders the page as it starts).
  */
-const STATIC_HOME_PAGE =
-  '<main id="main-content" tabindex="-1" class="opp-main"><div class="opp-home">' +
-  '<section class="opp-home__panel" aria-labelledby="find-heading">' +
-  '<h1 id="find-heading" class="opp-home__heading">Find A Property</h1>' +
-  '<p class="opp-home__intro">Choose a region and a community to search its public property records. No account is needed.</p>' +
-  '</section></div></main>';
-
-/** features/search SearchBar's icon (components/ui/icons.tsx SearchIcon), for the painted copy below. */
-const SEARCH_ICON =
-  '<svg width="20" height="20" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false" class="opp-icon">' +
-  '<path d="M15.5 14h-.79l-.28-.27A6.47 6.47 0 0 0 16 9.5 6.5 6.5 0 1 0 9.5 16c1.61 0 3.09-.59 4.23-1.57l.27.28v.79l5 4.99L20.49 19l-4.99-5zm-6 0C7.01 14 5 11.99 5 9.5S7.01 5 9.5 5 14 7.01 14 9.5 11.99 14 9.5 14z"/></svg>';
-
-/** Where the painted search box is: SearchBar takes over what was typed in it (features/search). */
-const STATIC_QUERY_ID = 'opp-static-q';
-
-/**
- * The search page's search box as SearchBar renders it, painted with the shell: on a town without a
- * banner its label is the page's largest text, which must not wait for the app. Until the app takes
- * over it is a plain GET form to the same page (`?q=`, which the app reads), so it already works.
- */
-function staticSearchForm(searchPath: string, query: string): string {
-  return (
-    `<div class="opp-search"><form class="opp-searchbar" role="search" aria-label="Property search" action="${escapeHtml(searchPath)}" method="get">` +
-    `<label class="usa-label opp-searchbar__label" for="${STATIC_QUERY_ID}">Search by owner, address, map/lot or account</label>` +
-    `<div class="opp-searchbar__row"><div class="opp-combobox">` +
-    `<input id="${STATIC_QUERY_ID}" class="usa-input opp-searchbar__input" type="search" name="q" autocomplete="off" spellcheck="false" maxlength="200" value="${escapeHtml(query)}">` +
-    `</div><button type="submit" class="usa-button opp-searchbar__submit">${SEARCH_ICON}<span>Search</span></button></div>` +
-    `</form></div>`
-  );
+function painterOf(dist: string): () => Promise<PaintPage | null> {
+  let loading: Promise<PaintPage | null> | null = null;
+  return () =>
+    (loading ??= import(pathToFileURL(path.join(dist, '.vite/painter/painted-page.js')).href).then(
+      (m: { paintPage: PaintPage }) => m.paintPage,
+      () => null,
+    ));
 }
-
-/**
- * A town page's first content, painted with the shell before any script runs: the town's heading as
- * TownHeading renders it (search: an h1; record: a p), then `content` (the search box; the record's
- * heading). The banner, or else the search box's label or the record's address, is those pages' largest
- * element, so it no longer waits for the app. React replaces the shell with the same elements in the
- * same place.
- */
-function staticTownPage(town: PublicClient, isRecord: boolean, content: string): string {
-  const tag = isRecord ? 'p' : 'h1';
-  let heading: string;
-  if (town.BannerImage) {
-    const banner = fileImageUrl(town.BannerImage);
-    heading =
-      `<div class="opp-town opp-town--banner"><${tag} class="opp-town__heading"><picture>` +
-      BANNER_SOURCES.map(
-        (s) => `<source media="${s.media}" srcset="${imageAtWidthUrl(banner, s.width)}">`,
-      ).join('') +
-      `<img class="opp-town__banner" src="${banner}" alt="${escapeHtml(bannerLabel(town))}" fetchpriority="high">` +
-      `</picture></${tag}></div>`;
-  } else
-    heading = `<div class="opp-town"><${tag} class="opp-town__heading">${escapeHtml(townName(town))}</${tag}></div>`;
-  return (
-    `<main id="main-content" tabindex="-1" class="opp-main"><div class="opp-container${isRecord ? ' opp-record' : ''}">` +
-    `${heading}${content}</div></main>`
-  );
-}
-
-/** A record's heading as PropertyHeader renders it (the rest of the record comes with the app). */
-const staticRecordHeading = (heading: string) =>
-  '<div class="opp-record-head"><div class="opp-record-head__main"><div class="opp-record-head__title">' +
-  `<h1 class="opp-record-head__address">${escapeHtml(heading)}</h1></div></div></div>`;
 
 /** `html` with `tags` early in its head: after the title (or the head's opening tag). */
 function insertAfterTitle(html: string, tags: string): string {
@@ -155,12 +99,32 @@ async function readRoutePreloads(dist: string): Promise<{ search: string[]; prop
  * scripts have run), and their largest element is its banner. index.html for those pages therefore
  * carries the town as GET /api/client/{id} answers it (a JSON data block, which the app puts in its
  * query cache; not a script, so the CSP holds) and a `<link rel="preload">` of its banner, which then
- * downloads beside the scripts.
+ * downloads beside the scripts; and the page's first content (the banner, the search box, a record's
+ * address), rendered by the web app's own components (its painter), is painted before any script runs.
  */
 export const webAppPlugin = fp(
   async (app: FastifyInstance) => {
     const dist = app.config.webDist;
     const hasWeb = dist !== null && fs.existsSync(path.join(dist, 'index.html'));
+    const painter = hasWeb ? painterOf(dist!) : async () => null;
+    // Loaded once the app is ready rather than by the first town page's visitor (a few hundred ms).
+    app.addHook('onReady', async () => void painter());
+    /** index.html with the page's first content painted in (as is when there is no painter). */
+    const painted = async (html: string, page: PaintedPage) => {
+      const paint = await painter();
+      if (!paint) return html;
+      let content: string;
+      try {
+        content = paint(page);
+      } catch (err) {
+        // Only painted: the page works without it, so a painter's failure never fails the page.
+        app.log.warn({ err }, 'painting a page failed');
+        return html;
+      }
+      // Replaced by a function: a replacement string would read `$'` or `$&` in a town's name or a typed
+      // query as the page's own text.
+      return html.replace(STATIC_PAGE_MARK, () => content);
+    };
     if (hasWeb) {
       await app.register(fastifyStatic, {
         root: dist,
@@ -250,18 +214,13 @@ export const webAppPlugin = fp(
         isRecord && /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(third)
           ? await recordHeading(app.database.db, row, third).catch(() => null)
           : null;
-      const content = isRecord
-        ? heading === null
-          ? ''
-          : staticRecordHeading(heading)
-        : staticSearchForm(
-            `/${encodeURIComponent(state)}/${encodeURIComponent(city)}/search`,
-            (new URL(request.url, 'http://x').searchParams.get('q') ?? '').slice(0, 200),
-          );
-      // Replaced by functions: a replacement string would read `$'` or `$&` in a town's name or a typed
-      // query as the page's own text.
+      const query = (new URL(request.url, 'http://x').searchParams.get('q') ?? '').slice(0, 200);
+      // Replaced by a function, as in `painted`.
       page = insertAfterTitle(page, first.join('')).replace('</head>', () => `${head.join('')}</head>`);
-      page = page.replace(STATIC_PAGE_MARK, () => staticTownPage(town, isRecord, content));
+      page = await painted(
+        page,
+        isRecord ? { page: 'record', town, heading } : { page: 'search', town, query },
+      );
       return sendPage(request, reply, page);
     };
 
@@ -299,11 +258,7 @@ export const webAppPlugin = fp(
       if (found) return sendTownPage(request, reply, url, found);
       if (url === '/') {
         const indexHtml = await fs.promises.readFile(path.join(dist!, 'index.html'), 'utf8');
-        return sendPage(
-          request,
-          reply,
-          indexHtml.replace(STATIC_PAGE_MARK, () => STATIC_HOME_PAGE),
-        );
+        return sendPage(request, reply, await painted(indexHtml, { page: 'home' }));
       }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });

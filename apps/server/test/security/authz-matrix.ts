@@ -353,6 +353,16 @@ export const AUTHZ_MATRIX: Record<string, MatrixEntry> = {
       return { url: `/api/client/${c.id}` };
     },
   },
+  'GET /api/roll-formats': { expect: PROVIDER(), request: () => ({ url: '/api/roll-formats' }) },
+  'POST /api/rolls/:clientId/preview': {
+    expect: PROVIDER(),
+    request: (w) => {
+      const body = multipart([
+        { name: 'file', filename: 'roll.jsonl', type: 'application/x-ndjson', data: rollJsonl },
+      ]);
+      return { url: `/api/rolls/${w.townA.id}/preview`, payload: body.payload, extraHeaders: body.headers };
+    },
+  },
   'GET /api/rolls/:clientId': { expect: PROVIDER(), request: (w) => ({ url: `/api/rolls/${w.townA.id}` }) },
   'GET /api/rolls/:clientId/runs/:runId': {
     expect: PROVIDER(),

@@ -1,29 +1,41 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { createPortal } from 'react-dom';
-import { Toaster } from 'react-hot-toast';
+import { lazy, Suspense, useSyncExternalStore, type ReactNode } from 'react';
 import { queryClient } from './query-client';
 
-/**
- * react-hot-toast's defaults are the spec's toast timings (§9): 4 s blank/error, 2 s success, 20 at most.
- * Toasts sit above an open modal (USWDS puts its wrapper at z-index 99999): a save's "Admin saved" or
- * "An error occured" must be seen while the dialog is still up. They live in their own element of
- * <body>, which an open modal leaves live (components/ui/modal.tsx), so they are read out too.
+/*
+ * Only the admin screens toast; the public pages never do. The toaster (react-hot-toast and its styling
+ * library, 4 KB of compressed script) is loaded once an admin screen's chunk has arrived (app/router.tsx),
+ * then stays for the visit, so a toast outlives the screen that raised it.
  */
+const AppToaster = lazy(() => import('./toaster').then((m) => ({ default: m.AppToaster })));
+let toastsUsed = false;
+const listeners = new Set<() => void>();
+
+/** Called when a screen that toasts is loaded: from then on the app shows toasts. */
+export function enableToasts(): void {
+  if (toastsUsed) return;
+  toastsUsed = true;
+  listeners.forEach((l) => l());
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+};
+const getToastsUsed = () => toastsUsed;
+
 export function AppProvider({ children }: { children: ReactNode }) {
+  const toasts = useSyncExternalStore(subscribe, getToastsUsed, getToastsUsed);
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      {createPortal(
-        <div data-modal-keeps-live="">
-          <Toaster
-            position="top-center"
-            containerClassName="opp-toaster"
-            containerStyle={{ zIndex: 100000 }}
-          />
-        </div>,
-        document.body,
-      )}
+      {toasts ? (
+        <Suspense fallback={null}>
+          <AppToaster />
+        </Suspense>
+      ) : null}
     </QueryClientProvider>
   );
 }

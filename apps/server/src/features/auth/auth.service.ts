@@ -1,7 +1,8 @@
 import { INVALID_LOGIN_MESSAGE, type LoginResponse } from '@opp/contracts';
 import type { Db } from '../../db/database.ts';
 import { AppError, unauthorized } from '../../errors.ts';
-import { toUserDto, usersRepository, type UserRow } from '../users/users.repository.ts';
+import type { UserRow } from '../users/users.repository.ts';
+import { toUserDto, usersService } from '../users/users.service.ts';
 import { getDummyHash, verifyPassword } from './password.ts';
 import type { SessionsService } from './sessions.service.ts';
 
@@ -66,7 +67,7 @@ export class AuthService {
   async login(attempt: LoginAttempt): Promise<LoginResponse> {
     await this.hooks.checkThrottle(attempt);
 
-    const user = await usersRepository.findByIdentity(this.db, attempt.identity);
+    const user = await usersService.findByIdentity(this.db, attempt.identity);
 
     const hash = user ? user.passwordHash : await getDummyHash();
     const passwordOk = await verifyPassword(attempt.password, hash);

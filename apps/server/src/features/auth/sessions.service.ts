@@ -1,9 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
 import { sessionsRepository, type SessionUser } from './sessions.repository.ts';
 
 /** Only this hash is stored: a leaked database does not leak usable tokens. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Ends a user's sessions: all of them, or all but the one behind `keepToken` (a user changing their own
+ * password stays signed in there). Takes a transaction, so it commits with the change that caused it.
+ */
+export async function endSessionsOf(db: Executor, userId: number, keepToken: string | null = null) {
+  if (keepToken) await sessionsRepository.deleteForUserExcept(db, userId, hashToken(keepToken));
+  else await sessionsRepository.deleteForUser(db, userId);
+}
 
 export interface SessionLimits {
   idleMinutes: number;

@@ -8,11 +8,11 @@ import {
 } from '@opp/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
-import { filesRepository } from '../files/files.repository.ts';
+import { bannersService } from '../files/files.service.ts';
 import { cityKey, clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
-import { isUniqueViolation } from './clients.provider.repository.ts';
 import { assertTownNameAvailable, townNameTaken } from './town-names.ts';
 
 export type ParsedUpdateClientBody = z.output<typeof UpdateClientBody>;
@@ -30,6 +30,8 @@ const FIELD_TO_COLUMN = {
   AllowPaymentLink: 'allowPaymentLink',
   PaymentLink: 'paymentLink',
   StateProvince: 'stateProvince',
+  PublishOwnerNames: 'publishOwnerNames',
+  OwnerNameSearch: 'ownerNameSearch',
 } as const satisfies Record<string, keyof ClientRow>;
 
 export const clientsAdminService = {
@@ -80,7 +82,7 @@ export const clientsAdminService = {
     }
 
     if (body.BannerImage) {
-      const file = await filesRepository.findMeta(db, body.BannerImage);
+      const file = await bannersService.findMeta(db, body.BannerImage);
       if (!file || file.kind !== 'banner' || file.clientId !== clientId)
         throw validationFailed('BannerImage', 'is not an image uploaded for this municipality');
     }
@@ -93,6 +95,9 @@ export const clientsAdminService = {
       if (body.IsProduction !== undefined) changes.isProduction = body.IsProduction;
       if (body.AllowsImage !== undefined) changes.allowsImage = body.AllowsImage;
       if (body.PictureLevel !== undefined) changes.pictureLevel = body.PictureLevel.trim();
+      // Owner privacy takes effect within TOWN_CACHE_MS on every node (owner-privacy.ts).
+      if (body.PublishOwnerNames !== undefined) changes.publishOwnerNames = body.PublishOwnerNames;
+      if (body.OwnerNameSearch !== undefined) changes.ownerNameSearch = body.OwnerNameSearch;
       const allowPayment = body.AllowPaymentLink ?? client.allowPaymentLink;
       changes.allowPaymentLink = allowPayment;
       // A denied payment link is stored empty, as the console form clears it; the contract checked and
@@ -110,7 +115,7 @@ export const clientsAdminService = {
         if (!row) throw notFound('Unable to find municipality');
         if (renamed) await clientsRepository.addAlias(tx, client.stateProvince, client.city, clientId);
         if (body.BannerImage !== undefined)
-          await filesRepository.deleteBannersExcept(tx, clientId, body.BannerImage ?? '');
+          await bannersService.deleteBannersExcept(tx, clientId, body.BannerImage ?? '');
         await auditService.record(tx, {
           ...audit,
           clientId,

@@ -11,14 +11,6 @@ export interface DeletedClientCounts {
   admins: number;
 }
 
-/** True for a unique-index violation, whichever driver raised it (Drizzle wraps the driver's error). */
-export function isUniqueViolation(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
-}
-
 /** SQL only the provider console needs on clients; the shared lookups live in clients.repository.ts. */
 export const clientsProviderRepository = {
   /** Locks the client's row for the rest of the transaction, so a delete and an import cannot interleave. */

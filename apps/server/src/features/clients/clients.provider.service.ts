@@ -1,17 +1,14 @@
 import { DEFAULT_TITLE, resolveStateName, type CreateClientBody, type PublicClient } from '@opp/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { conflict, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
-import { rollsRepository } from '../imports/rolls.repository.ts';
+import { rollsService } from '../imports/rolls.service.ts';
 import { reclaimStaleRun } from '../roll-publishing/roll-publishing.service.ts';
 import { clientsRepository, toPublicClient } from './clients.repository.ts';
 import { assertTownNameAvailable, townNameTaken } from './town-names.ts';
-import {
-  clientsProviderRepository,
-  isUniqueViolation,
-  type DeletedClientCounts,
-} from './clients.provider.repository.ts';
+import { clientsProviderRepository, type DeletedClientCounts } from './clients.provider.repository.ts';
 
 type CreateClientInput = z.output<typeof CreateClientBody>;
 type AuditContext = ReturnType<typeof auditActorOf>;
@@ -50,6 +47,8 @@ export const clientsProviderService = {
           pictureLevel: body.PictureLevel.trim(),
           allowPaymentLink: body.AllowPaymentLink,
           paymentLink,
+          publishOwnerNames: body.PublishOwnerNames,
+          ownerNameSearch: body.OwnerNameSearch,
           parcelCount: 0,
         });
         await auditService.record(tx, {
@@ -81,7 +80,7 @@ export const clientsProviderService = {
     return db.transaction(async (tx) => {
       const client = await clientsProviderRepository.lockById(tx, id);
       if (!client) throw notFound('No such client');
-      const running = await rollsRepository.findRunning(tx, id);
+      const running = await rollsService.findRunning(tx, id);
       if (running)
         throw conflict(
           `A roll import (${running.fileName}) is running for this client; delete it when the import has finished.`,
@@ -90,7 +89,7 @@ export const clientsProviderService = {
       await clientsProviderRepository.revokeAdminSessions(tx, id);
       // Its rolls go first, while their runs still say whose they are; each roll's tables are dropped
       // whole, as fast for a county as for a hamlet.
-      const properties = await rollsRepository.deleteClientRolls(tx, id);
+      const properties = await rollsService.deleteClientRolls(tx, id);
       await clientsProviderRepository.delete(tx, id);
       const counts: DeletedClientCounts = { properties, ...owned };
       // The entry outlives the client (the log has no foreign key), so who deleted what stays known.

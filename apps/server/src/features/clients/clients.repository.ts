@@ -22,6 +22,8 @@ export function toPublicClient(c: ClientRow): PublicClient {
     PaymentLink: c.paymentLink,
     ParcelCount: c.parcelCount,
     LastUpdated: c.lastUpdated ? c.lastUpdated.toISOString() : null,
+    PublishOwnerNames: c.publishOwnerNames,
+    OwnerNameSearch: c.ownerNameSearch,
   };
 }
 

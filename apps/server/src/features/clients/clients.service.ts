@@ -9,8 +9,10 @@ import {
 } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
-import { parcelsRepository } from '../parcels/parcels.repository.ts';
+import { parcelLayersService } from '../parcels/parcel-layers.service.ts';
 import { clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
+
+export { cityKey } from './clients.repository.ts';
 
 /*
  * What the public may see of the clients (spec §7 "Public"). Inactive clients do not exist for the
@@ -43,7 +45,7 @@ const municipalityNotFound = () => notFound('Unable to find municipality');
  */
 export async function publicClientOf(db: Executor, row: ClientRow): Promise<PublicClient> {
   const town = toPublicClient(row);
-  return (await parcelsRepository.findLayer(db, row.id)) ? { ...town, HasParcelMap: true } : town;
+  return (await parcelLayersService.hasLayer(db, row.id)) ? { ...town, HasParcelMap: true } : town;
 }
 
 export const publicClientsService = {
@@ -97,5 +99,31 @@ export const publicClientsService = {
     if (!client.isActive && !(options.showInactive && isProviderAdmin(options.actor)))
       throw municipalityNotFound();
     return publicClientOf(db, client);
+  },
+};
+
+/**
+ * What other features may do with any client, inactive ones included (a feature uses another only
+ * through its service): find one to check it exists, and point it at its banner.
+ */
+export const clientsService = {
+  /** A client by id, active or not; null when there is none. */
+  async findById(db: Executor, id: number): Promise<ClientRow | null> {
+    return clientsRepository.findById(db, id);
+  },
+
+  /** Sets (or clears, with null) the client's banner; null when there is no such client. */
+  async setBanner(db: Executor, id: number, bannerImage: string | null): Promise<ClientRow | null> {
+    return clientsRepository.update(db, id, { bannerImage });
+  },
+
+  /** By canonical state name and city, inactive clients included (the demo reuses its towns). */
+  async findByStateCity(db: Executor, stateName: string, city: string): Promise<ClientRow | null> {
+    return clientsRepository.findByStateCity(db, stateName, city);
+  },
+
+  /** A new client row, as the demo seeds it (the provider console creates clients with its checks). */
+  async insert(db: Executor, values: Parameters<typeof clientsRepository.insert>[1]): Promise<ClientRow> {
+    return clientsRepository.insert(db, values);
   },
 };

@@ -1,9 +1,9 @@
 import { canAdministerClient, type Actor, type Contact, type ContactBody } from '@opp/contracts';
 import type { z } from 'zod';
-import type { Db } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
 import { forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
-import { clientsRepository } from '../clients/clients.repository.ts';
+import { clientsService } from '../clients/clients.service.ts';
 import { contactsRepository, toContactDto, type ContactValues } from './contacts.repository.ts';
 
 export type ParsedContactBody = z.output<typeof ContactBody>;
@@ -13,13 +13,23 @@ const NO_MUNICIPALITY = 'Unable to find municipality';
 
 /** Public contacts of a municipality, and their upkeep by its admins (spec §2 Contact Info, §7). */
 export const contactsService = {
+  /** Whether the client has any contact (the demo adds its own only to a town with none). */
+  async hasAny(db: Executor, clientId: number): Promise<boolean> {
+    return (await contactsRepository.listByClient(db, clientId)).length > 0;
+  },
+
+  /** A contact stored as given, without actor or audit: how the demo seeds its towns. */
+  async insertSeeded(db: Executor, values: ContactValues): Promise<void> {
+    await contactsRepository.insert(db, values);
+  },
+
   /**
    * A client's contacts. The public sees active clients only; the client's own admins (and provider
    * admins) also see an inactive client's, so they can prepare it before it goes live.
    * @throws 404 when the client does not exist or is hidden from this caller.
    */
   async list(db: Db, actor: Actor | null, clientId: number): Promise<Contact[]> {
-    const client = await clientsRepository.findById(db, clientId);
+    const client = await clientsService.findById(db, clientId);
     if (!client || (!client.isActive && !canAdministerClient(actor, clientId)))
       throw notFound(NO_MUNICIPALITY);
     return (await contactsRepository.listByClient(db, clientId)).map(toContactDto);
@@ -29,7 +39,7 @@ export const contactsService = {
   async create(db: Db, actor: Actor, body: ParsedContactBody, audit: AuditContext): Promise<Contact> {
     if (!canAdministerClient(actor, body.ClientID))
       throw forbidden('You do not administer this municipality');
-    if (!(await clientsRepository.findById(db, body.ClientID))) throw notFound(NO_MUNICIPALITY);
+    if (!(await clientsService.findById(db, body.ClientID))) throw notFound(NO_MUNICIPALITY);
     return db.transaction(async (tx) => {
       const saved = toContactDto(await contactsRepository.insert(tx, toValues(body)));
       await auditService.record(tx, {

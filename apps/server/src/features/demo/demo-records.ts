@@ -68,257 +68,70 @@ export const DEMO_TOWNS: readonly DemoTown[] = [
   },
 ];
 
+/** One of the keys, each with its weight (Prng.weighted over the keys in their order). */
+const weightedPick = <K extends string>(r: Prng, weights: Record<K, number>): K =>
+  r.weighted(Object.entries(weights) as [K, number][]);
+
+/** A list written as text: split at commas when it has any, else at spaces. */
+const list = (text: string) => text.trim().split(text.includes(',') ? /\s*,\s*/ : /\s+/);
+
 export const TAX_YEARS = [2022, 2023, 2024, 2025] as const;
 const LATEST_YEAR = 2025;
 export const DEMO_NOTE = 'Demo data: a synthetic record, not a real property or owner';
 
-const GENERIC_STREETS = [
-  'Main St',
-  'Maple St',
-  'Elm St',
-  'Pleasant St',
-  'High St',
-  'Depot St',
-  'Mill St',
-  'School St',
-  'Church St',
-  'Pond Rd',
-  'Lake Rd',
-  'Ridge Rd',
-  'Hill Rd',
-  'North Rd',
-  'River Rd',
-  'Meadow Ln',
-  'Birch Ln',
-  'Pine St',
-  'Oak St',
-  'Cedar Ln',
-  'Spruce Dr',
-  'Sunset Dr',
-  'Cove Rd',
-  'Brook Rd',
-  'Orchard Ln',
-  'Fern Way',
-  'Shore Rd',
-  'Old County Rd',
-  'Quarry Rd',
-  'Fox Run',
-  'Deer Hill Rd',
-  'Blueberry Ln',
-  'Hemlock Dr',
-  'Granite Way',
-];
+const GENERIC_STREETS = list(
+  `Main St, Maple St, Elm St, Pleasant St, High St, Depot St, Mill St, School St, Church St,
+   Pond Rd, Lake Rd, Ridge Rd, Hill Rd, North Rd, River Rd, Meadow Ln, Birch Ln, Pine St, Oak St,
+   Cedar Ln, Spruce Dr, Sunset Dr, Cove Rd, Brook Rd, Orchard Ln, Fern Way, Shore Rd,
+   Old County Rd, Quarry Rd, Fox Run, Deer Hill Rd, Blueberry Ln, Hemlock Dr, Granite Way`,
+);
 const LAKE_STREETS = ['Shore Rd', 'Cove Rd', 'Lake Rd', 'Beach Ln', 'Point Rd', 'Island View Dr'];
 
-const FIRST = [
-  'Aaron',
-  'Abigail',
-  'Alice',
-  'Andrew',
-  'Anna',
-  'Arthur',
-  'Barbara',
-  'Benjamin',
-  'Beth',
-  'Brian',
-  'Carl',
-  'Carol',
-  'Catherine',
-  'Charles',
-  'Christine',
-  'Daniel',
-  'David',
-  'Deborah',
-  'Dennis',
-  'Diane',
-  'Donald',
-  'Dorothy',
-  'Edward',
-  'Eleanor',
-  'Emily',
-  'Eric',
-  'Frances',
-  'Frank',
-  'Gary',
-  'George',
-  'Grace',
-  'Harold',
-  'Helen',
-  'Henry',
-  'Irene',
-  'Jacob',
-  'James',
-  'Janet',
-  'Jean',
-  'Jeffrey',
-  'Joan',
-  'John',
-  'Joseph',
-  'Joyce',
-  'Judith',
-  'Karen',
-  'Kenneth',
-  'Laura',
-  'Linda',
-  'Lucy',
-  'Margaret',
-  'Mark',
-  'Martha',
-  'Mary',
-  'Matthew',
-  'Michael',
-  'Nancy',
-  'Nathan',
-  'Patricia',
-  'Paul',
-  'Peter',
-  'Rachel',
-  'Raymond',
-  'Richard',
-  'Robert',
-  'Ruth',
-  'Samuel',
-  'Sarah',
-  'Scott',
-  'Stephen',
-  'Susan',
-  'Thomas',
-  'Timothy',
-  'Walter',
-  'William',
-];
-const SURNAMES = [
-  'Abbott',
-  'Allard',
-  'Bailey',
-  'Beaulieu',
-  'Bennett',
-  'Bouchard',
-  'Bragdon',
-  'Brewer',
-  'Caron',
-  'Chase',
-  'Cloutier',
-  'Cole',
-  'Cummings',
-  'Cyr',
-  'Dearborn',
-  'Dube',
-  'Dunn',
-  'Emery',
-  'Fogg',
-  'Foster',
-  'Fournier',
-  'Gagnon',
-  'Gilman',
-  'Gould',
-  'Grant',
-  'Hale',
-  'Hamlin',
-  'Hanson',
-  'Haskell',
-  'Hayes',
-  'Hodgdon',
-  'Hutchins',
-  'Jordan',
-  'Keene',
-  'Knight',
-  'Lambert',
-  'Leavitt',
-  'Levesque',
-  'Libby',
-  'Lord',
-  'Marston',
-  'Martin',
-  'McAllister',
-  'Merrill',
-  'Michaud',
-  'Morin',
-  'Moulton',
-  'Nadeau',
-  'Nason',
-  'Ouellette',
-  'Paradis',
-  'Parker',
-  'Pelletier',
-  'Perkins',
-  'Plummer',
-  'Poirier',
-  'Quimby',
-  'Ricker',
-  'Roy',
-  'Sawyer',
-  'Small',
-  'Snow',
-  'Staples',
-  'Stevens',
-  'Thibodeau',
-  'Thompson',
-  'Tibbetts',
-  'Tripp',
-  'Varney',
-  'Violette',
-  'Wentworth',
-  'Whitney',
-  'Wiggin',
-  'Witham',
-  'York',
-];
-const BUSINESS_A = [
-  'Pine Cove',
-  'Lakeside',
-  'North Woods',
-  'Crooked River',
-  'Long Lake',
-  'Granite Ridge',
-  'Birch Hill',
-  'Sebago',
-  'Moose Pond',
-  'Oxford Hills',
-];
-const BUSINESS_B = [
-  'Holdings LLC',
-  'Properties LLC',
-  'Realty Trust',
-  'Timber Co',
-  'Rentals LLC',
-  'Land Co',
-  'Investments LLC',
-  'Partners LP',
-];
-const MAILING = [
-  ['PORTLAND', 'ME', '041'],
-  ['LEWISTON', 'ME', '042'],
-  ['BANGOR', 'ME', '044'],
-  ['AUGUSTA', 'ME', '043'],
-  ['BOSTON', 'MA', '021'],
-  ['WORCESTER', 'MA', '016'],
-  ['NASHUA', 'NH', '030'],
-  ['CONCORD', 'NH', '033'],
-  ['HARTFORD', 'CT', '061'],
-  ['PROVIDENCE', 'RI', '029'],
-  ['NEW YORK', 'NY', '100'],
-  ['ALBANY', 'NY', '122'],
-  ['PHILADELPHIA', 'PA', '191'],
-  ['SARASOTA', 'FL', '342'],
-  ['NAPLES', 'FL', '341'],
-  ['CHARLOTTE', 'NC', '282'],
-] as const;
+const FIRST = list(
+  `Aaron Abigail Alice Andrew Anna Arthur Barbara Benjamin Beth Brian Carl Carol Catherine Charles
+   Christine Daniel David Deborah Dennis Diane Donald Dorothy Edward Eleanor Emily Eric Frances
+   Frank Gary George Grace Harold Helen Henry Irene Jacob James Janet Jean Jeffrey Joan John
+   Joseph Joyce Judith Karen Kenneth Laura Linda Lucy Margaret Mark Martha Mary Matthew Michael
+   Nancy Nathan Patricia Paul Peter Rachel Raymond Richard Robert Ruth Samuel Sarah Scott Stephen
+   Susan Thomas Timothy Walter William`,
+);
+const SURNAMES = list(
+  `Abbott Allard Bailey Beaulieu Bennett Bouchard Bragdon Brewer Caron Chase Cloutier Cole
+   Cummings Cyr Dearborn Dube Dunn Emery Fogg Foster Fournier Gagnon Gilman Gould Grant Hale
+   Hamlin Hanson Haskell Hayes Hodgdon Hutchins Jordan Keene Knight Lambert Leavitt Levesque Libby
+   Lord Marston Martin McAllister Merrill Michaud Morin Moulton Nadeau Nason Ouellette Paradis
+   Parker Pelletier Perkins Plummer Poirier Quimby Ricker Roy Sawyer Small Snow Staples Stevens
+   Thibodeau Thompson Tibbetts Tripp Varney Violette Wentworth Whitney Wiggin Witham York`,
+);
+const BUSINESS_A = list(
+  `Pine Cove, Lakeside, North Woods, Crooked River, Long Lake, Granite Ridge, Birch Hill, Sebago,
+   Moose Pond, Oxford Hills`,
+);
+const BUSINESS_B = list(
+  `Holdings LLC, Properties LLC, Realty Trust, Timber Co, Rentals LLC, Land Co, Investments LLC,
+   Partners LP`,
+);
+/** Owners' mailing cities elsewhere: city, state and the first three digits of its ZIP codes. */
+const MAILING = list(
+  `PORTLAND ME 041, LEWISTON ME 042, BANGOR ME 044, AUGUSTA ME 043, BOSTON MA 021, WORCESTER MA 016,
+   NASHUA NH 030, CONCORD NH 033, HARTFORD CT 061, PROVIDENCE RI 029, NEW YORK NY 100, ALBANY NY 122,
+   PHILADELPHIA PA 191, SARASOTA FL 342, NAPLES FL 341, CHARLOTTE NC 282`,
+).map((place) => /^(.+) ([A-Z]{2}) (\d{3})$/.exec(place)!.slice(1) as [string, string, string]);
 
-const STYLES: ReadonlyArray<readonly [string, number]> = [
-  ['Cape', 22],
-  ['Ranch', 17],
-  ['Colonial', 13],
-  ['Old Style', 10],
-  ['Cottage', 8],
-  ['Raised Ranch', 5],
-  ['Contemporary', 6],
-  ['Split Level', 4],
-  ['Bungalow', 4],
-  ['Garrison', 3],
-  ['Log', 3],
-  ['Farmhouse', 5],
-];
+const STYLES = {
+  Cape: 22,
+  Ranch: 17,
+  Colonial: 13,
+  'Old Style': 10,
+  Cottage: 8,
+  'Raised Ranch': 5,
+  Contemporary: 6,
+  'Split Level': 4,
+  Bungalow: 4,
+  Garrison: 3,
+  Log: 3,
+  Farmhouse: 5,
+};
 const CONDITIONS = ['Poor', 'Fair', 'Average', 'Average', 'Good', 'Good', 'Very Good', 'Excellent'] as const;
 const GRADES: ReadonlyArray<readonly [string, number, number]> = [
   ['D', 0.85, 1],
@@ -329,15 +142,7 @@ const GRADES: ReadonlyArray<readonly [string, number, number]> = [
   ['B', 1.18, 2],
   ['A', 1.35, 1],
 ];
-const ADDITIONS = [
-  'Open Porch',
-  'Enclosed Porch',
-  'Deck',
-  'Attached Garage',
-  'Breezeway',
-  'Shed Dormer',
-  'Sunroom',
-] as const;
+const ADDITIONS = list(`Open Porch, Enclosed Porch, Deck, Attached Garage, Breezeway, Shed Dormer, Sunroom`);
 const OCCUPANCY = [
   ['Retail Store', 'C'],
   ['Restaurant', 'C'],
@@ -352,16 +157,16 @@ const OCCUPANCY = [
 ] as const;
 
 type Kind = 'house' | 'mobile' | 'vacant' | 'woodland' | 'condo' | 'commercial' | 'exempt';
-const KINDS: ReadonlyArray<readonly [Kind, number]> = [
-  ['house', 60],
-  ['vacant', 15],
-  ['mobile', 5],
-  // A condo pick is a whole building of 4–12 units, so its weight is small.
-  ['condo', 0.8],
-  ['commercial', 6],
-  ['woodland', 6],
-  ['exempt', 3],
-];
+// A condo pick is a whole building of 4–12 units, so its weight is small.
+const KINDS: Record<Kind, number> = {
+  house: 60,
+  vacant: 15,
+  mobile: 5,
+  condo: 0.8,
+  commercial: 6,
+  woodland: 6,
+  exempt: 3,
+};
 
 /** How a parcel count scales across the towns: `--parcels N` is the total, split like the defaults. */
 export function demoTownSizes(totalParcels?: number): number[] {
@@ -404,7 +209,7 @@ export function* demoRecords(
   const lotsPerMap = 40;
   let account = 0;
   while (account < total) {
-    const kind = r.weighted(KINDS);
+    const kind = weightedPick(r, KINDS);
     const onLake = r.chance(town.lakeShare);
     const street = onLake && kind !== 'commercial' ? r.pick(LAKE_STREETS) : r.pick(streets);
     const number = (nextNumber.get(street) ?? r.int(2, 20)) + r.int(2, 40);
@@ -532,17 +337,8 @@ function parcel(ctx: Ctx, p: ParcelPlan): PropertyRecordInput {
     Neighborhood: p.onLake ? 'Lakefront' : villageZone ? 'Village' : 'Rural',
     Zone: p.kind === 'commercial' ? 'Commercial' : p.onLake ? 'Shoreland' : villageZone ? 'Village' : 'Rural',
     SecondaryZone: p.onLake && r.chance(0.3) ? 'Resource Protection' : '',
-    StreetType: r.weighted([
-      ['Paved', 8],
-      ['Gravel', 2],
-      ['Private', 1],
-    ] as const),
-    TopographyDescription1: r.weighted([
-      ['Level', 5],
-      ['Rolling', 3],
-      ['Steep', 1],
-      ['Low', 1],
-    ] as const),
+    StreetType: weightedPick(r, { Paved: 8, Gravel: 2, Private: 1 }),
+    TopographyDescription1: weightedPick(r, { Level: 5, Rolling: 3, Steep: 1, Low: 1 }),
     TopographyDescription2: r.chance(0.15) ? 'Wet' : '',
     UtilitiesDescription1:
       villageZone && r.chance(0.6) ? 'Public Water' : r.pick(['Drilled Well', 'Drilled Well', 'Dug Well']),
@@ -602,39 +398,22 @@ type OwnerRec = {
 function ownersFor(ctx: Ctx, p: ParcelPlan): OwnerRec[] {
   const { r, town } = ctx;
   const local = p.kind !== 'exempt' && r.chance(p.onLake ? 0.35 : p.kind === 'woodland' ? 0.4 : 0.65);
+  // A mailing address in the town itself.
+  const inTown = (Address1: string) => ({
+    Address1,
+    Address2: '',
+    Address3: '',
+    City: upper(town.city),
+    State: 'ME',
+    ZipCode: town.zip,
+    Country: '',
+  });
   let address: Omit<OwnerRec, 'OwnerName'>;
-  if (p.kind === 'exempt') {
-    address = {
-      Address1: '1 MAIN ST',
-      Address2: '',
-      Address3: '',
-      City: upper(town.city),
-      State: 'ME',
-      ZipCode: town.zip,
-      Country: '',
-    };
-  } else if (local && p.streetNumber) {
-    const apt = p.apartment ? ` UNIT ${p.apartment}` : '';
-    address = {
-      Address1: `${p.streetNumber} ${upper(p.street)}${apt}`,
-      Address2: '',
-      Address3: '',
-      City: upper(town.city),
-      State: 'ME',
-      ZipCode: town.zip,
-      Country: '',
-    };
-  } else if (local) {
-    address = {
-      Address1: `PO BOX ${r.int(1, 900)}`,
-      Address2: '',
-      Address3: '',
-      City: upper(town.city),
-      State: 'ME',
-      ZipCode: town.zip,
-      Country: '',
-    };
-  } else {
+  if (p.kind === 'exempt') address = inTown('1 MAIN ST');
+  else if (local && p.streetNumber)
+    address = inTown(`${p.streetNumber} ${upper(p.street)}${p.apartment ? ` UNIT ${p.apartment}` : ''}`);
+  else if (local) address = inTown(`PO BOX ${r.int(1, 900)}`);
+  else {
     const [city, state, zip3] = r.pick(MAILING);
     address = {
       Address1: `${r.int(1, 999)} ${upper(r.pick(GENERIC_STREETS))}`,
@@ -762,7 +541,7 @@ function residence(ctx: Ctx, p: ParcelPlan, forceStyle?: string): ResRec {
         ? 'Condominium'
         : p.onLake && r.chance(0.4)
           ? 'Cottage'
-          : r.weighted(STYLES));
+          : weightedPick(r, STYLES));
   const old = style === 'Old Style' || style === 'Farmhouse';
   const yearBuilt = old ? r.int(1780, 1925) : style === 'Mobile Home' ? r.int(1972, 2022) : r.int(1950, 2023);
   const stories =
@@ -802,30 +581,15 @@ function residence(ctx: Ctx, p: ParcelPlan, forceStyle?: string): ResRec {
         ? 'None'
         : style === 'Condominium'
           ? 'None'
-          : r.weighted([
-              ['Full', 6],
-              ['Partial', 2],
-              ['Crawl Space', 1],
-              ['Slab', 1],
-            ] as const),
+          : weightedPick(r, { Full: 6, Partial: 2, 'Crawl Space': 1, Slab: 1 }),
     BasementGarage: r.chance(0.1) ? '1 Car' : 'None',
     BathStyle: remodeled ? 'Modern' : r.pick(['Typical', 'Typical', 'Old', 'Modern']),
     DwellingUnits: style === 'Cottage' && forceStyle ? 1 : r.chance(0.04) ? 2 : 1,
     Condition: r.pick(CONDITIONS),
-    CoolType: r.weighted([
-      ['None', 6],
-      ['Heat Pump', 3],
-      ['Central', 1],
-    ] as const),
+    CoolType: weightedPick(r, { None: 6, 'Heat Pump': 3, Central: 1 }),
     EconomicCode: '',
     EconomicPercent: 100,
-    ExteriorWalls: r.weighted([
-      ['Vinyl', 5],
-      ['Clapboard', 4],
-      ['Wood Shingle', 2],
-      ['T1-11', 1],
-      ['Brick', 1],
-    ] as const),
+    ExteriorWalls: weightedPick(r, { Vinyl: 5, Clapboard: 4, 'Wood Shingle': 2, 'T1-11': 1, Brick: 1 }),
     Grade: grade,
     Factor: gradeFactor,
     FinishedBasementGrade: finishedBasement ? grade : '',
@@ -836,13 +600,13 @@ function residence(ctx: Ctx, p: ParcelPlan, forceStyle?: string): ResRec {
         ? 'Piers'
         : r.pick(['Concrete', 'Concrete', 'Concrete', 'Slab']),
     FunctionalPercent: r.chance(0.08) ? r.int(75, 95) : 100,
-    HeatType: r.weighted([
-      ['Hot Water', 4],
-      ['Forced Hot Air', 4],
-      ['Heat Pump', 2],
-      ['Wood Stove', 1],
-      ['Electric Baseboard', 1],
-    ] as const),
+    HeatType: weightedPick(r, {
+      'Hot Water': 4,
+      'Forced Hot Air': 4,
+      'Heat Pump': 2,
+      'Wood Stove': 1,
+      'Electric Baseboard': 1,
+    }),
     Insulation: old ? r.pick(['Partial', 'None', 'Full']) : 'Full',
     KitchenStyle: remodeled ? 'Modern' : r.pick(['Typical', 'Typical', 'Old', 'Modern']),
     Layout: r.chance(0.05) ? 'Inadequate' : 'Typical',
@@ -858,19 +622,11 @@ function residence(ctx: Ctx, p: ParcelPlan, forceStyle?: string): ResRec {
     PercentHeated: style === 'Cottage' && r.chance(0.5) ? 0 : 100,
     PercentUnfinished: r.chance(0.1) ? r.int(10, 40) : 0,
     PhysicalPercent: physical,
-    RoofSurface: r.weighted([
-      ['Asphalt Shingle', 8],
-      ['Metal', 3],
-      ['Slate', 1],
-    ] as const),
+    RoofSurface: weightedPick(r, { 'Asphalt Shingle': 8, Metal: 3, Slate: 1 }),
     SquareFootBasementLiving: finishedBasement,
     SquareFootMasonryTrim: r.chance(0.05) ? r.int(20, 120) : 0,
     BuildingStories: stories,
-    WetBasement: r.weighted([
-      ['Dry', 8],
-      ['Damp', 2],
-      ['Wet', 1],
-    ] as const),
+    WetBasement: weightedPick(r, { Dry: 8, Damp: 2, Wet: 1 }),
     YearBuilt: yearBuilt,
     YearRemodeled: remodeled,
     BuildingValue: value,
@@ -916,11 +672,7 @@ function commercialBuildings(ctx: Ctx): ComRec[] {
     const base = r.skewed(2800, 800, 16000, 10);
     const yearBuilt = r.int(1890, 2020);
     const physical = Math.max(40, Math.min(100, 100 - Math.round((2025 - yearBuilt) * 0.45)));
-    const quality = r.weighted([
-      ['Low', 1],
-      ['Average', 5],
-      ['Good', 2],
-    ] as const);
+    const quality = weightedPick(r, { Low: 1, Average: 5, Good: 2 });
     const gradeFactor = { Low: 0.9, Average: 1, Good: 1.15 }[quality];
     return {
       OccupancyCode: occupancy,
@@ -1053,13 +805,13 @@ function salesFor(ctx: Ctx, p: ParcelPlan, assessed: number, owners: OwnerRec[])
   for (let i = 0; i < count && year >= 1978; i++) {
     const month = r.int(1, 12);
     const day = r.int(1, month === 2 ? 28 : 30);
-    const type = r.weighted([
-      ['Arms Length', 10],
-      ['Family', 2],
-      ['Estate', 1],
-      ['Foreclosure', 1],
-      ['Land Only', p.kind === 'vacant' ? 4 : 0],
-    ] as const);
+    const type = weightedPick(r, {
+      'Arms Length': 10,
+      Family: 2,
+      Estate: 1,
+      Foreclosure: 1,
+      'Land Only': p.kind === 'vacant' ? 4 : 0,
+    });
     const marketFactor = Math.pow(1.045, year - 2025) * r.range(0.85, 1.3, 0.01);
     const price =
       type === 'Family' || type === 'Estate'

@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_TITLE, Role, type RoleId } from '@opp/contracts';
 import type { Db } from '../../db/database.ts';
 import { hashPassword } from '../auth/password.ts';
-import { clientsRepository, type ClientRow } from '../clients/clients.repository.ts';
-import { contactsRepository } from '../contacts/contacts.repository.ts';
-import { filesRepository } from '../files/files.repository.ts';
+import type { ClientRow } from '../clients/clients.repository.ts';
+import { clientsService } from '../clients/clients.service.ts';
+import { contactsService } from '../contacts/contacts.service.ts';
+import { storedFilesService } from '../files/files.service.ts';
 import { importRoll } from '../imports/import.service.ts';
-import { rollsRepository } from '../imports/rolls.repository.ts';
+import { rollsService } from '../imports/rolls.service.ts';
 import { createDemoParcelLayer } from '../parcels/demo-parcels.ts';
-import { usersRepository } from '../users/users.repository.ts';
+import { usersService } from '../users/users.service.ts';
 import { demoBanner, demoHousePhotos, type DemoImage } from './demo-images.ts';
 import { DEMO_TOWNS, demoRecords, demoTownSizes, type DemoTown } from './demo-records.ts';
 
@@ -77,7 +78,7 @@ export async function createDemo(db: Db, options: DemoOptions = {}): Promise<Dem
       const [banner] = await storeImages(db, client.id, 'banner', [
         await demoBanner(prefix, `${DEFAULT_TITLE} ${town.city}`),
       ]);
-      client = (await clientsRepository.update(db, client.id, { bannerImage: banner! })) ?? client;
+      client = (await clientsService.setBanner(db, client.id, banner!)) ?? client;
       await addContacts(db, client.id, town);
     }
     const parcels = sizes[i]!;
@@ -122,10 +123,10 @@ export async function createDemo(db: Db, options: DemoOptions = {}): Promise<Dem
 
 /** The town's client: created, or reused when it is demo data already. */
 async function claimClient(db: Db, town: DemoTown): Promise<ClientRow> {
-  const existing = await clientsRepository.findByStateCity(db, DEMO_STATE, town.city);
+  const existing = await clientsService.findByStateCity(db, DEMO_STATE, town.city);
   const payment = town.city === PAYMENT_TOWN;
   if (!existing) {
-    return clientsRepository.insert(db, {
+    return clientsService.insert(db, {
       city: town.city,
       stateProvince: DEMO_STATE,
       country: 'United States',
@@ -141,7 +142,7 @@ async function claimClient(db: Db, town: DemoTown): Promise<ClientRow> {
       parcelCount: 0,
     });
   }
-  const roll = existing.activeRollId ? await rollsRepository.findRun(db, existing.activeRollId) : null;
+  const roll = existing.activeRollId ? await rollsService.findRun(db, existing.activeRollId) : null;
   const isDemo = roll ? roll.actor === DEMO_ACTOR : existing.description.endsWith(DEMO_DESCRIPTION_SUFFIX);
   if (!isDemo)
     throw new DemoConflictError(
@@ -158,8 +159,8 @@ async function storeImages(
   images: DemoImage[],
 ): Promise<string[]> {
   for (const img of images) {
-    if (await filesRepository.findByName(db, img.name)) continue;
-    await filesRepository.insert(db, {
+    if (await storedFilesService.exists(db, img.name)) continue;
+    await storedFilesService.insert(db, {
       name: img.name,
       clientId,
       kind,
@@ -175,7 +176,7 @@ async function storeImages(
 }
 
 async function addContacts(db: Db, clientId: number, town: DemoTown) {
-  if ((await contactsRepository.listByClient(db, clientId)).length > 0) return;
+  if (await contactsService.hasAny(db, clientId)) return;
   const site = `https://www.example.com/demo/${town.city.toLowerCase()}`;
   const contacts = [
     {
@@ -203,7 +204,7 @@ async function addContacts(db: Db, clientId: number, town: DemoTown) {
       freeFormMessage: 'Demo data. Payments by check or at the counter.',
     },
   ];
-  for (const c of contacts) await contactsRepository.insert(db, { clientId, ...c });
+  for (const c of contacts) await contactsService.insertSeeded(db, { clientId, ...c });
 }
 
 async function upsertLogin(
@@ -211,25 +212,18 @@ async function upsertLogin(
   login: Omit<DemoLogin, 'roleId'> & { roleId: RoleId; email: string },
 ): Promise<DemoLogin> {
   const passwordHash = await hashPassword(login.password);
-  const existing = await usersRepository.findByIdentity(db, login.username);
+  const existing = await usersService.findByIdentity(db, login.username);
   if (existing && existing.email.toLowerCase() !== login.email)
     throw new DemoConflictError(
       `A user named ${login.username} exists and is not the demo account; not touching it.`,
     );
-  if (existing)
-    await usersRepository.update(db, existing.id, {
-      roleId: login.roleId,
-      manages: login.manages,
-      passwordHash,
-    });
-  else
-    await usersRepository.insert(db, {
-      username: login.username,
-      email: login.email,
-      roleId: login.roleId,
-      manages: login.manages,
-      passwordHash,
-    });
+  await usersService.saveSeeded(db, existing?.id ?? null, {
+    username: login.username,
+    email: login.email,
+    roleId: login.roleId,
+    manages: login.manages,
+    passwordHash,
+  });
   return {
     username: login.username,
     password: login.password,

@@ -4,7 +4,7 @@ import { canAdministerClient, isProviderAdmin, type Actor, type ImageUploadRespo
 import type { Db, Executor } from '../../db/database.ts';
 import { forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
-import { clientsRepository } from '../clients/clients.repository.ts';
+import { clientsService } from '../clients/clients.service.ts';
 import { filesRepository, type StoredFileMeta } from './files.repository.ts';
 import { resizeImage, type ProcessedImage } from './image-processing.ts';
 
@@ -20,7 +20,7 @@ export const bannersService = {
   /** Who may upload for this client, checked before the upload is decoded. @throws 403, 404. */
   async authorizeUpload(db: Db, actor: Actor, clientId: number): Promise<void> {
     if (!canAdministerClient(actor, clientId)) throw forbidden('You do not administer this municipality');
-    if (!(await clientsRepository.findById(db, clientId))) throw notFound('Unable to find municipality');
+    if (!(await clientsService.findById(db, clientId))) throw notFound('Unable to find municipality');
   },
 
   /** The banner being replaced or deleted, if the actor may touch it. @throws 404, 403. */
@@ -31,6 +31,16 @@ export const bannersService = {
       file.clientId === null ? isProviderAdmin(actor) : canAdministerClient(actor, file.clientId);
     if (!allowed) throw forbidden('You do not administer this municipality');
     return file;
+  },
+
+  /** A stored file's description (no bytes), e.g. to check a banner a client names is its own. */
+  async findMeta(db: Executor, name: string): Promise<StoredFileMeta | null> {
+    return filesRepository.findMeta(db, name);
+  },
+
+  /** Deletes the client's banner files other than `keepName` (its new one; '' deletes them all). */
+  async deleteBannersExcept(tx: Executor, clientId: number, keepName: string): Promise<number> {
+    return filesRepository.deleteBannersExcept(tx, clientId, keepName);
   },
 
   /** Stores a new banner and makes it the client's (replacing any banner it had). */
@@ -71,9 +81,8 @@ export const bannersService = {
     await db.transaction(async (tx) => {
       await filesRepository.delete(tx, file.name);
       if (file.clientId === null) return;
-      const client = await clientsRepository.findById(tx, file.clientId);
-      if (client?.bannerImage === file.name)
-        await clientsRepository.update(tx, file.clientId, { bannerImage: null });
+      const client = await clientsService.findById(tx, file.clientId);
+      if (client?.bannerImage === file.name) await clientsService.setBanner(tx, file.clientId, null);
       await auditBanner(
         tx,
         audit,
@@ -228,8 +237,8 @@ async function storeBanner(tx: Executor, clientId: number, image: ProcessedImage
  * (it deletes the other's file, which is committed by then).
  */
 async function switchBanner(tx: Executor, clientId: number, name: string): Promise<string | null> {
-  const before = await clientsRepository.findById(tx, clientId);
-  const updated = await clientsRepository.update(tx, clientId, { bannerImage: name });
+  const before = await clientsService.findById(tx, clientId);
+  const updated = await clientsService.setBanner(tx, clientId, name);
   if (!updated) throw notFound('Unable to find municipality');
   await filesRepository.deleteBannersExcept(tx, clientId, name);
   return before?.bannerImage ?? null;
@@ -263,3 +272,14 @@ function toResponse(f: StoredFileMeta): ImageUploadResponse {
     ByteSize: f.byteSize,
   };
 }
+
+/** Stored files as the demo seeds them: whether a name is stored, and a file stored as it is. */
+export const storedFilesService = {
+  async exists(db: Executor, name: string): Promise<boolean> {
+    return (await filesRepository.findMeta(db, name)) !== null;
+  },
+
+  async insert(db: Executor, file: Parameters<typeof filesRepository.insert>[1]): Promise<StoredFileMeta> {
+    return filesRepository.insert(db, file);
+  },
+};

@@ -9,8 +9,10 @@ import {
   Sale,
   TaxRow,
   USER_DEFINED_FIELDS,
+  ValuationYear,
 } from '@opp/contracts';
 import type { z } from 'zod';
+import { toFlag } from './mapping/transforms.ts';
 
 /*
  * How a CSV roll's columns map onto the §3 record (docs/import-format.md is the user-facing version).
@@ -24,7 +26,7 @@ import type { z } from 'zod';
  * Column names match ignoring case, spaces, underscores and punctuation ("Owner 1 Name" = owner1name).
  */
 
-type Kind = 'text' | 'number';
+type Kind = 'text' | 'number' | 'flag';
 type ListKey =
   | 'Owners'
   | 'Exemptions'
@@ -33,7 +35,8 @@ type ListKey =
   | 'Buildings'
   | 'CommercialBuildings'
   | 'BuildingAdditions'
-  | 'Taxes';
+  | 'Taxes'
+  | 'ValueHistory';
 
 interface GroupDef {
   key: ListKey;
@@ -52,7 +55,10 @@ const PROBE = 2000;
 function kindsOf(shape: Record<string, z.ZodType>): Map<string, Kind> {
   const out = new Map<string, Kind>();
   for (const [name, schema] of Object.entries(shape)) {
-    out.set(name, schema.safeParse(PROBE).success ? 'number' : 'text');
+    out.set(
+      name,
+      schema.safeParse(PROBE).success ? 'number' : schema.safeParse(true).success ? 'flag' : 'text',
+    );
   }
   return out;
 }
@@ -114,6 +120,13 @@ const GROUPS: GroupDef[] = [
     aliases: { Year: 'TaxYear' },
     unnumbered: false,
   },
+  {
+    key: 'ValueHistory',
+    prefix: 'History',
+    fields: kindsOf(ValuationYear.shape),
+    aliases: { Land: 'LandValue', Building: 'BuildingValue', Total: 'TotalValue' },
+    unnumbered: false,
+  },
 ];
 
 const LIST_KEYS = new Set<string>([...GROUPS.map((g) => g.key), 'Images']);
@@ -146,7 +159,7 @@ for (const def of GROUPS) {
   for (const [alias, field] of Object.entries(def.aliases)) suffixes.set(norm(alias), field);
   groupByPrefix.set(norm(def.prefix), { def, suffixes });
 }
-const NUMBERED = /^(owner|exemption|sale|land|building|commercial|addition|tax|image)(\d+)([a-z0-9]*)$/;
+const NUMBERED = new RegExp(`^(${[...groupByPrefix.keys(), 'image'].join('|')})(\\d+)([a-z0-9]*)$`);
 const UNNUMBERED = /^(owner|sale)([a-z][a-z0-9]*)$/;
 /** More than this many items in one group is a header mistake, not a roll. */
 const MAX_ITEMS = 500;
@@ -233,6 +246,15 @@ export function parseNumberCell(cell: string): number | string {
   return Number(cell.replace(/[$,]/g, ''));
 }
 
+/** A yes/no cell (`Y`, `1`, `TRUE`…, as a mapping's flag transform reads it); anything else stays text. */
+function parseFlagCell(cell: string): boolean | string {
+  const flag = toFlag(cell);
+  return 'value' in flag && typeof flag.value === 'boolean' ? flag.value : cell;
+}
+
+const readCell = (kind: Kind, cell: string) =>
+  kind === 'number' ? parseNumberCell(cell) : kind === 'flag' ? parseFlagCell(cell) : cell;
+
 export interface CsvRecord {
   value: Record<string, unknown>;
   /** For each group, the CSV numbers of the items kept, in order (Owner1, Owner3 → [1, 3]). */
@@ -256,7 +278,7 @@ export function rowToRecord(layout: ColumnLayout, cells: string[]): CsvRecord {
     const t = targets[i]!;
     switch (t.to) {
       case 'scalar':
-        value[t.field] = t.kind === 'number' ? parseNumberCell(cell) : cell;
+        value[t.field] = readCell(t.kind, cell);
         break;
       case 'udv': {
         const udv = (value[t.field] ??= { Description: '', UserDefinedValue: '' }) as Record<string, string>;
@@ -268,7 +290,7 @@ export function rowToRecord(layout: ColumnLayout, cells: string[]): CsvRecord {
         if (!items) groups.set(t.group, (items = new Map()));
         let item = items.get(t.n);
         if (!item) items.set(t.n, (item = {}));
-        item[t.field] = t.kind === 'number' ? parseNumberCell(cell) : cell;
+        item[t.field] = readCell(t.kind, cell);
         break;
       }
       case 'image':

@@ -5,6 +5,7 @@ import { PreparePool, defaultPoolSize } from './prepare-pool.ts';
 import type { LineBlock } from './jsonl-records.ts';
 import { prepareRecords, type PreparedBatch, type RollTarget, type SourceRecord } from './roll-rows.ts';
 import { rollsRepository, type ImportRun } from './rolls.repository.ts';
+import type { CarriedHistory } from './value-history.ts';
 
 /**
  * Opens the source; an import reads it once, streaming, so nothing is held in memory. A JSON Lines
@@ -80,9 +81,11 @@ async function* preparedBatches(
   target: RollTarget,
   pool: Promise<PreparePool> | null,
   checkOnly: () => boolean,
+  carry: CarriedHistory | null,
 ): AsyncGenerator<PreparedBatch> {
   if (pool && source.lineBlocks) {
     const threads = await pool;
+    if (carry) threads.share(carry);
     const inFlight: Promise<PreparedBatch>[] = [];
     for await (const block of source.lineBlocks()) {
       const next = threads.prepare(block, target, checkOnly());
@@ -98,11 +101,11 @@ async function* preparedBatches(
   for await (const item of source()) {
     items.push(item);
     if (items.length >= BATCH) {
-      yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly() });
+      yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly(), carry });
       items = [];
     }
   }
-  if (items.length) yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly() });
+  if (items.length) yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly(), carry });
 }
 
 /**
@@ -143,6 +146,7 @@ export async function importRoll(
   let pendingBytes = 0;
   let writeError: unknown = null;
   let checkingOnly = false;
+  let taxYear: number | null = null;
   const waitForWrite = async () => {
     await inFlight;
     inFlight = null;
@@ -196,8 +200,19 @@ export async function importRoll(
     });
     onProgress({ phase: 'importing', processed: 0, total: null });
 
+    // The published roll this one replaces gives each account's values to its ValueHistory (issue 39).
+    const replacing = await rollsRepository.activeRollId(db, target.clientId);
+    const carry =
+      replacing !== null && replacing !== run.id ? await rollsRepository.carriedHistory(db, replacing) : null;
     const rollTarget: RollTarget = { rollId: run.id, clientId: target.clientId };
-    for await (const batch of preparedBatches(source, rollTarget, pool, () => errorCount > 0)) {
+    const batches = preparedBatches(
+      source,
+      rollTarget,
+      pool,
+      () => errorCount > 0,
+      carry?.size ? carry : null,
+    );
+    for await (const batch of batches) {
       for (const item of batch.records) {
         total++;
         if ('errors' in item) {
@@ -231,6 +246,7 @@ export async function importRoll(
         continue;
       }
       pending.push(batch);
+      if (batch.taxYear !== null && (taxYear === null || batch.taxYear > taxYear)) taxYear = batch.taxYear;
       pendingRows += batch.rows;
       pendingBytes += batch.copy.length + batch.recordCopy.length;
       if (pendingRows >= BATCH || pendingBytes >= BATCH_BYTES) await flush();
@@ -266,7 +282,10 @@ export async function importRoll(
       run.id,
       postgres ? { parallel: 2 } : options.engine === 'pglite' ? { sortMemory: PGLITE_SORT_MEMORY } : {},
     );
-    const previous = await rollsRepository.activate(db, target.clientId, run.id, written);
+    const previous = await rollsRepository.activate(db, target.clientId, run.id, written, {
+      replacing,
+      taxYear,
+    });
     onProgress({ phase: 'done', processed: written, total });
     if (postgres) void rollsRepository.vacuumRoll(db, run.id).catch(() => {});
     if (previous !== null && previous !== run.id && (await graceOver(retireAfterMs, options.signal)))

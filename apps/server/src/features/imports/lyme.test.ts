@@ -202,4 +202,57 @@ describe.skipIf(!haveData)('Lyme, NH real roll', () => {
       ).toEqual(rows.map((b) => [b.Style, numberOrNull(b['Year Built']), numberOrNull(b['Living Area'])]));
     }
   });
+
+  /** The assessment history file's lines of each PID, as ValueHistory entries, newest first. */
+  const sourceHistory = () => {
+    const perPid = new Map<string, PropertyRecord['ValueHistory']>();
+    for (const h of readCsv('lyme_vgsi_assessment_history_2023-05-02.csv')) {
+      if (!/^\d{4}$/.test(h['Ass. Year']!)) continue;
+      perPid.set(h.PID!, [
+        ...(perPid.get(h.PID!) ?? []),
+        {
+          Year: Number(h['Ass. Year']),
+          LandValue: numberOrNull(h.Land),
+          BuildingValue: numberOrNull(h.Improvements),
+          TotalValue: numberOrNull(h.Total),
+        },
+      ]);
+    }
+    for (const lines of perPid.values()) lines.sort((a, b) => b.Year - a.Year);
+    return perPid;
+  };
+
+  it('maps the assessment history into the Valuation History, as the source file has it', async () => {
+    const history = sourceHistory();
+    let lines = 0;
+    for (const c of cama) {
+      const expected = history.get(c.LocalCamaId!) ?? [];
+      expect(stored.get(c.LocalCamaId!)!.ValueHistory, c.LocalCamaId).toEqual(expected);
+      lines += expected.length;
+    }
+    expect(lines).toBeGreaterThan(3000);
+    // SOURCE.md's example parcel, as the property page receives it (Improvements is the building value).
+    expect((await property('100021')).ValueHistory).toEqual([
+      { Year: 2022, LandValue: 230900, BuildingValue: 1128800, TotalValue: 1359700 },
+      { Year: 2021, LandValue: 230900, BuildingValue: 1128800, TotalValue: 1359700 },
+      { Year: 2020, LandValue: 280100, BuildingValue: 1046600, TotalValue: 1326700 },
+    ]);
+  });
+
+  // Last: it replaces the roll the tests above read.
+  it('re-published for the same year (a correction), adds nothing: its history stays what the town gave', async () => {
+    const again = await importExample(ctx.db, clientId, 'lyme-nh');
+    expect(again.errors).toEqual([]);
+    const after = await storedRecords(ctx.db, clientId);
+    const history = sourceHistory();
+    for (const c of cama) {
+      const r = after.get(c.LocalCamaId!)!;
+      // 2022 is the roll's own tax year: the replaced roll's 2022 values are the current ones, not history.
+      expect(
+        r.Taxes.some((t) => t.TaxYear === 2022),
+        c.LocalCamaId,
+      ).toBe(true);
+      expect(r.ValueHistory, c.LocalCamaId).toEqual(history.get(c.LocalCamaId!) ?? []);
+    }
+  });
 });

@@ -3,7 +3,8 @@ import { transferList } from '../../lib/transfer-list.ts';
 import { fullCheck } from './full-check.ts';
 import { jsonlRecords } from './jsonl-records.ts';
 import { prepareRecords } from './roll-rows.ts';
-import type { PrepareRequest, PrepareResponse } from './prepare-pool.ts';
+import type { CarryRequest, PrepareRequest, PrepareResponse } from './prepare-pool.ts';
+import type { CarriedHistory } from './value-history.ts';
 
 /*
  * A thread of the prepare pool: parses and checks blocks of JSON Lines, answering in COPY text as UTF-8
@@ -12,13 +13,19 @@ import type { PrepareRequest, PrepareResponse } from './prepare-pool.ts';
  */
 
 const port = parentPort!;
-port.on('message', (req: PrepareRequest) => {
+let carry: CarriedHistory | null = null;
+port.on('message', (req: PrepareRequest | CarryRequest) => {
+  if ('carry' in req) {
+    carry = req.carry;
+    return;
+  }
   let res: PrepareResponse;
   let transfer: ArrayBuffer[] = [];
   try {
     const batch = prepareRecords(jsonlRecords(req.block), req.target, {
       fullCheck,
       checkOnly: req.checkOnly,
+      carry,
     });
     res = { id: req.id, batch };
     transfer = transferList(batch.copy, batch.recordCopy);

@@ -42,7 +42,13 @@ const maxOf = (schema: z.ZodType) => {
 
 const base = () => ({ Account: 'A1' });
 const minimalItem = (list: string): Record<string, unknown> =>
-  list === 'Owners' ? { OwnerName: 'X' } : list === 'Taxes' ? { TaxYear: 2024 } : {};
+  list === 'Owners'
+    ? { OwnerName: 'X' }
+    : list === 'Taxes'
+      ? { TaxYear: 2024 }
+      : list === 'ValueHistory'
+        ? { Year: 2024 }
+        : {};
 
 const PROBES: unknown[] = [
   undefined,
@@ -103,6 +109,7 @@ describe('fastParseRecord', () => {
       'CommercialBuildings',
       'BuildingAdditions',
       'Taxes',
+      'ValueHistory',
     ]);
     expect(checkedBySchema).toEqual(['GISLink', 'Images[]']);
   });

@@ -102,6 +102,12 @@ function checkReader(check: FastCheck, path: string): Read {
       const read = reader(check.object, path);
       return (v) => (v === undefined || v === null ? null : read(v));
     }
+    case 'flag':
+      return (v) => {
+        if (v === undefined || v === null) return false;
+        if (typeof v !== 'boolean') throw BAIL;
+        return v;
+      };
   }
 }
 

@@ -173,6 +173,18 @@ describe('CSV source', () => {
     expect(item.field?.(['Account'])).toBe('Account');
   });
 
+  it('reads SuppressOwner as yes/no, and keeps any other cell as text so validation names it', async () => {
+    const p = file('csv', 'Account,SuppressOwner\n1,Y\n2,false\n3,1\n4,\n5,maybe\n');
+    const rows = values(await collect(csvSource(p)));
+    expect(rows.map((r) => (r as { SuppressOwner?: unknown }).SuppressOwner)).toEqual([
+      true,
+      false,
+      true,
+      undefined,
+      'maybe',
+    ]);
+  });
+
   it('reports the line a row starts on, across quoted line breaks, blank lines and CRLF', async () => {
     const p = file(
       'csv',

@@ -5,6 +5,7 @@ import { toPropertyRow, type PropertyRow } from '../properties/property-row.ts';
 import { packRecord } from '../properties/record-codec.ts';
 import { copySearchValues } from '../search/search-columns.ts';
 import { fastParseRecord } from './record-fast-path.ts';
+import { addCarriedHistory, type CarriedHistory } from './value-history.ts';
 
 /*
  * What an import computes for each record, from input to COPY text: the check against the contract,
@@ -43,14 +44,13 @@ export interface RollTarget {
 export type FullCheck = (typeof PropertyRecord)['safeParse'];
 
 /** A record's outcome: its account when it is valid, else the messages that say why not. */
-export type PreparedRecord = { line: number; account: string } | { line: number; errors: string[] };
+type PreparedRecord = { line: number; account: string } | { line: number; errors: string[] };
 
 export interface PreparedBatch {
   records: PreparedRecord[];
   /**
    * COPY text (a line per row) of the valid records' roll rows, in input order, as UTF-8 in a buffer of
-   * its own (a batch prepared on a worker thread moves to the importing thread without a copy): the
-   * whole buffer, or with `handOff` its start (see ByteWriter.handOff).
+   * its own (a batch prepared on a worker thread moves to the importing thread without a copy).
    */
   copy: Uint8Array<ArrayBuffer>;
   /** COPY text of their packed records (the records table), in the same order and form. */
@@ -59,18 +59,15 @@ export interface PreparedBatch {
   rows: number;
   /** Accounts whose words PostgreSQL's own parser would split (see rolls.repository copyRows). */
   numberLike: string[];
+  /** The newest TaxYear of the rows written, or null: the roll's tax year (import_runs.tax_year). */
+  taxYear: number | null;
 }
 
 /** A word PostgreSQL's text parser would split: a digit, `e`, a digit inside it. */
-export const NUMBER_LIKE = /[0-9]e[0-9]/;
+const NUMBER_LIKE = /[0-9]e[0-9]/;
 
 /** A zod issue as a person reads it: `line 812: Sales[0].SalePrice: expected a number, got "N/A"`. */
-export function formatIssue(
-  line: number,
-  path: PropertyKey[],
-  message: string,
-  field?: string | null,
-): string {
+function formatIssue(line: number, path: PropertyKey[], message: string, field?: string | null): string {
   const where =
     field ??
     path.reduce<string>(
@@ -90,16 +87,13 @@ export function copyRecordRow(target: RollTarget, r: PropertyRow): string {
   return `${target.rollId}\t${copyText(r.account)}\t${copyJson(packRecord(r.record))}`;
 }
 
-export interface PrepareOptions {
+interface PrepareOptions {
   /** For records the fast path leaves to the contract; whatever it throws ends the batch. */
   fullCheck: FullCheck;
   /** A file already known to be rejected (nothing more will be written): no rows are built. */
   checkOnly?: boolean;
-  /**
-   * The batch takes this thread's write buffers with it (ByteWriter.handOff), for a reader that hands
-   * them back (reuseBuffers) once it has written them to the database.
-   */
-  handOff?: boolean;
+  /** What the replaced roll carries into each account's ValueHistory (value-history.ts). */
+  carry?: CarriedHistory | null;
 }
 
 /** Checks records against the contract and writes the valid ones as COPY text. */
@@ -108,19 +102,18 @@ export function prepareRecords(
   target: RollTarget,
   options: PrepareOptions,
 ): PreparedBatch {
-  const { fullCheck, checkOnly = false, handOff = false } = options;
+  const { fullCheck, checkOnly = false, carry = null } = options;
   const { copy, recordCopy } = writers;
   let written: Omit<PreparedBatch, 'copy' | 'recordCopy'>;
   try {
-    written = writeRecords(items, target, fullCheck, checkOnly);
+    written = writeRecords(items, target, fullCheck, checkOnly, carry);
   } catch (err) {
     // Nothing of a batch that did not finish stays for the next one.
     copy.clear();
     recordCopy.clear();
     throw err;
   }
-  const take = (w: ByteWriter) => (handOff ? w.handOff() : w.take());
-  return { ...written, copy: take(copy), recordCopy: take(recordCopy) };
+  return { ...written, copy: copy.take(), recordCopy: recordCopy.take() };
 }
 
 /** prepareRecords' loop: each record's outcome, and the valid ones' rows written to this thread's writers. */
@@ -129,11 +122,13 @@ function writeRecords(
   target: RollTarget,
   fullCheck: FullCheck,
   checkOnly: boolean,
+  carry: CarriedHistory | null,
 ): Omit<PreparedBatch, 'copy' | 'recordCopy'> {
   const records: PreparedRecord[] = [];
   const numberLike: string[] = [];
   const { copy, recordCopy } = writers;
   let rows = 0;
+  let taxYear: number | null = null;
   for (const item of items) {
     if ('error' in item) {
       records.push({ line: item.line, errors: [`line ${item.line}: ${item.error}`] });
@@ -157,26 +152,15 @@ function writeRecords(
       records.push({ line: item.line, account: record.Account });
       continue;
     }
-    const row = toPropertyRow(record);
+    const row = toPropertyRow(addCarriedHistory(record, carry));
     records.push({ line: item.line, account: row.account });
     copy.write(`${copyRow(target, row)}\n`);
     recordCopy.write(`${copyRecordRow(target, row)}\n`);
     rows++;
     if (row.searchWords.some((w) => NUMBER_LIKE.test(w))) numberLike.push(row.account);
+    for (const t of record.Taxes) if (taxYear === null || t.TaxYear > taxYear) taxYear = t.TaxYear;
   }
-  return { records, rows, numberLike };
-}
-
-/** Buffers of a batch prepared with `handOff`, back from its reader, for this thread's next batches. */
-export function reuseBuffers(buffers: BatchBuffers): void {
-  writers.copy.reuse(buffers.copy);
-  writers.recordCopy.reuse(buffers.recordCopy);
-}
-
-/** The buffers a batch's COPY text is in, each for the writer it came from. */
-export interface BatchBuffers {
-  copy: ArrayBuffer;
-  recordCopy: ArrayBuffer;
+  return { records, rows, numberLike, taxYear };
 }
 
 /** The thread's writers, emptied by every batch (prepareRecords runs to its end without yielding). */

@@ -1,4 +1,10 @@
-import { mailingLines, type Abutter, type AbuttersResponse, type MailingOwner } from '@opp/contracts';
+import {
+  mailingLines,
+  OWNER_WITHHELD,
+  type Abutter,
+  type AbuttersResponse,
+  type MailingOwner,
+} from '@opp/contracts';
 import { PDFDocument, StandardFonts, type PDFFont } from 'pdf-lib';
 import { csvRow, type CsvCell } from '../../lib/csv.ts';
 
@@ -32,10 +38,30 @@ const CSV_COLUMNS: { header: string; value: (m: Mailing) => CsvCell }[] = [
   { header: 'Country', value: (m) => m.owner.Country },
 ];
 
-/** The list as CSV, UTF-8 with a byte-order mark (so spreadsheets read accents) and a header row. */
+/** The row of an abutter whose owners are withheld: the parcel is listed, its owners are not. */
+const withheldOwner = (): MailingOwner => ({
+  OwnerName: OWNER_WITHHELD,
+  Address1: '',
+  Address2: '',
+  Address3: '',
+  City: '',
+  State: '',
+  ZipCode: '',
+  Country: '',
+});
+
+/**
+ * The list as CSV, UTF-8 with a byte-order mark (so spreadsheets read accents) and a header row. An
+ * abutter whose owners are withheld has one row saying so (labels have none: there is no one to mail).
+ */
 export function abuttersCsv(list: AbuttersResponse): string {
   let out = '\uFEFF' + csvRow(CSV_COLUMNS.map((c) => c.header));
-  for (const m of mailingsOf(list)) out += csvRow(CSV_COLUMNS.map((c) => c.value(m)));
+  const rows = list.Abutters.flatMap((abutter) =>
+    abutter.SuppressOwner
+      ? [{ owner: withheldOwner(), abutter }]
+      : mailingsOf({ ...list, Abutters: [abutter] }),
+  );
+  for (const m of rows) out += csvRow(CSV_COLUMNS.map((c) => c.value(m)));
   return out;
 }
 

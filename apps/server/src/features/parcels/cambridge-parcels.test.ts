@@ -19,7 +19,8 @@ import { importParcelLayer, type ParcelImportReport } from './parcel-import.ts';
  * Cambridge, MA's real parcel layer (13,116 polygons, FY2014) joined to its FY2014 roll (27,528 records,
  * condominium units sharing their parcel's map/lot), from ../shared (read-only; skipped without it).
  * Abutters are checked against a reference computed here by another method: geodesic distances on the
- * WGS 84 ellipsoid (GeographicLib), straight from the TopoJSON file, with no projection at all.
+ * WGS 84 ellipsoid (GeographicLib), straight from the TopoJSON file, with no projection at all. How fast
+ * the layer imports and answers is the benchmark's to say (bench/lib/cambridge.ts), not a test's.
  */
 
 if (!hasCambridge) console.warn(`Cambridge parcel tests ${CAMBRIDGE_MISSING}`);
@@ -117,7 +118,6 @@ describe.skipIf(!hasCambridge)("Cambridge, MA: the city's real parcel layer", ()
     const client = await buildClient(ctx.db, { city: 'Cambridge', stateProvince: 'Massachusetts' });
     clientId = client.id;
     const { client: published } = await publishRoll(ctx.db, client.id, roll);
-    const started = performance.now();
     report = await importParcelLayer(ctx.db, await readParcelFile(CAMBRIDGE_LAYER), {
       clientId,
       rollId: published.activeRollId,
@@ -126,7 +126,6 @@ describe.skipIf(!hasCambridge)("Cambridge, MA: the city's real parcel layer", ()
       fileName: 'cambridge_parcels_fy2014.topojson',
       dryRun: false,
     });
-    console.log(`Cambridge parcel layer imported in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     const topology = JSON.parse(fs.readFileSync(CAMBRIDGE_LAYER, 'utf8')) as Topology;
     const fc = feature(topology, topology.objects.ASSESSING_ParcelsFY2014!) as unknown as {
@@ -235,35 +234,6 @@ describe.skipIf(!hasCambridge)("Cambridge, MA: the city's real parcel layer", ()
     },
     120_000,
   );
-
-  // Cambridge's speed figures (issue 40: abutters at 300 ft and a few blocks' box, p95 ≤ 30 ms in the
-  // benchmark). Printed for the record, not asserted: this machine's timings are not the benchmark's.
-  it('prints the p95 of abutters at 300 ft and of a few blocks’ box', async () => {
-    const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
-    const timed = async (url: string) => {
-      const started = performance.now();
-      const res = await ctx.app.inject({ url });
-      expect(res.statusCode, url).toBe(200);
-      return performance.now() - started;
-    };
-    // Every 137th record with a shape, across the city: 200 subjects.
-    const subjects = roll.filter((r) => shapesByMl.has(r.MapLot!)).filter((_r, i) => i % 137 === 0);
-    await timed(`/api/abutters/${clientId}/${String(subjects[0]!.Account)}`);
-    const abutters: number[] = [];
-    for (const r of subjects)
-      abutters.push(await timed(`/api/abutters/${clientId}/${String(r.Account)}?distance=300`));
-    const boxes: number[] = [];
-    for (let i = 0; i < 100; i++) {
-      // A box of about 1,600 × 1,100 ft (a few city blocks), stepped across the city.
-      const lon = -71.14 + (i % 10) * 0.006;
-      const lat = 42.36 + Math.floor(i / 10) * 0.004;
-      boxes.push(await timed(`/api/parcels/${clientId}?bbox=${lon},${lat},${lon + 0.006},${lat + 0.003}`));
-    }
-    console.log(
-      `Cambridge: abutters at 300 ft p95 ${p95(abutters).toFixed(1)} ms (${abutters.length} subjects), ` +
-        `a few blocks' box p95 ${p95(boxes).toFixed(1)} ms (${boxes.length} boxes); target ≤ 30 ms each in the benchmark`,
-    );
-  }, 120_000);
 });
 
 /** A map/lot with several records (condominium units) and a shape: the first such in the roll. */

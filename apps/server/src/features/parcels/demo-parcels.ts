@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { clientsRepository } from '../clients/clients.repository.ts';
+import { clientsService } from '../clients/clients.service.ts';
 import { Prng } from '../demo/prng.ts';
 import { naturalKey } from '../properties/search-text.ts';
 import type { SourceFeature } from './parcel-files.ts';
@@ -87,7 +87,7 @@ export async function createDemoParcelLayer(
   centre: { lat: number; lon: number },
   seed: string,
 ): Promise<ParcelImportReport | null> {
-  const client = await clientsRepository.findById(db, clientId);
+  const client = await clientsService.findById(db, clientId);
   if (!client?.activeRollId) return null;
   const rows = await parcelsRepository.rollRecords(db, client.activeRollId);
   const mapLots = [...new Set(rows.map((row) => row.mapLot).filter(Boolean))].sort((a, b) =>

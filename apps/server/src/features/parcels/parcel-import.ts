@@ -2,7 +2,7 @@ import type { ParcelLayerKey, ParcelLayerReport } from '@opp/contracts';
 import type { Db, Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
 import { auditService, type AuditActor } from '../audit/audit.service.ts';
-import { clientsRepository } from '../clients/clients.repository.ts';
+import { clientsService } from '../clients/clients.service.ts';
 import { codeKey } from '../properties/search-text.ts';
 import { cleanPolygons, type MultiPolygon } from './parcel-geometry.ts';
 import { readParcelFile, type SourceFeature } from './parcel-files.ts';
@@ -178,7 +178,7 @@ export interface ParcelFileImport {
  * upload both run. 404 for an unknown client; ParcelFileError for a file that is not a parcel layer.
  */
 export async function importParcelFile(db: Db, input: ParcelFileImport): Promise<ParcelImportReport> {
-  const client = await clientsRepository.findById(db, input.clientId);
+  const client = await clientsService.findById(db, input.clientId);
   if (!client) throw notFound('Unable to find the client');
   const features = await readParcelFile(input.filePath, input.fileName);
   return importParcelLayer(db, features, {

@@ -12,6 +12,7 @@ import {
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
 import { publicClientsService } from '../clients/clients.service.ts';
+import { publicRecord, type OwnerSettings, type PublicRecordOwners } from '../properties/owner-privacy.ts';
 import { simplifyShape, type MultiPolygon } from './parcel-geometry.ts';
 import {
   buildParcelIndex,
@@ -46,6 +47,8 @@ interface LayerLookup {
   layerId: number;
   keyField: ParcelLayerKey;
   rollId: number;
+  /** The town's owner settings, as fresh as the rest (owner-privacy.ts). */
+  owners: OwnerSettings;
 }
 
 async function lookup(db: Executor, clientId: number): Promise<LayerLookup> {
@@ -53,7 +56,8 @@ async function lookup(db: Executor, clientId: number): Promise<LayerLookup> {
   const layer = await parcelsRepository.findLayer(db, clientId);
   const rollId = client.activeRollId;
   if (!layer || rollId === null) throw noLayer();
-  return { layerId: layer.id, keyField: layer.keyField, rollId };
+  const owners = { publishOwnerNames: client.publishOwnerNames, ownerNameSearch: client.ownerNameSearch };
+  return { layerId: layer.id, keyField: layer.keyField, rollId, owners };
 }
 
 class ParcelIndexes {
@@ -63,8 +67,8 @@ class ParcelIndexes {
 
   constructor(private readonly lookupTtlMs: number) {}
 
-  /** The index of the client's layer joined to its published roll; 404 when it has either none. */
-  async of(db: Executor, clientId: number): Promise<ParcelIndex> {
+  /** Which layer and roll the client reads, and its owner settings; 404 when it has no layer or roll. */
+  lookup(db: Executor, clientId: number): Promise<LayerLookup> {
     const now = Date.now();
     let hit = this.#lookups.get(clientId);
     if (!hit || hit.until <= now) {
@@ -75,7 +79,12 @@ class ParcelIndexes {
         hit.value.catch(() => this.#lookups.delete(clientId));
       }
     }
-    const { layerId, keyField, rollId } = await hit.value;
+    return hit.value;
+  }
+
+  /** The index of the client's layer joined to its published roll; 404 when it has either none. */
+  async of(db: Executor, clientId: number): Promise<ParcelIndex> {
+    const { layerId, keyField, rollId } = await this.lookup(db, clientId);
     const key = `${layerId}:${rollId}`;
     let promise = this.#indexes.get(key);
     if (promise) {
@@ -177,6 +186,7 @@ export function createParcelsService(lookupTtlMs: number) {
      */
     async abutters(db: Executor, clientId: number, account: string, feet: number): Promise<AbuttersResponse> {
       const index = await indexes.of(db, clientId);
+      const { owners: town } = await indexes.lookup(db, clientId);
       const shape = shapeOf(index, account);
       const subject = subjectOf(index, shape, account);
       const near: { record: IndexedRecord; feet: number }[] = [];
@@ -191,13 +201,18 @@ export function createParcelsService(lookupTtlMs: number) {
         index.rollId,
         near.map((n) => n.record.account),
       );
-      const abutters: Abutter[] = near.map(({ record, feet: distance }) => ({
-        Account: record.account,
-        MapLot: record.mapLot,
-        Location: record.location,
-        DistanceFeet: distance,
-        Owners: ownersOf(records.get(record.account)),
-      }));
+      const abutters: Abutter[] = near.map(({ record, feet: distance }) => {
+        const full = records.get(record.account);
+        const shown = full && publicRecord(town, full as unknown as PublicRecordOwners);
+        return {
+          Account: record.account,
+          MapLot: record.mapLot,
+          Location: record.location,
+          DistanceFeet: distance,
+          Owners: ownersOf(shown?.Owners),
+          ...(shown?.SuppressOwner === true && { SuppressOwner: true as const }),
+        };
+      });
       return {
         Subject: { Account: subject.account, MapLot: subject.mapLot, Location: subject.location },
         DistanceFeet: feet,
@@ -212,8 +227,7 @@ export type ParcelsService = ReturnType<typeof createParcelsService>;
 const OWNER_FIELDS = Object.keys(MailingOwner.shape) as (keyof MailingOwner)[];
 
 /** The owners of a full record, every field present. */
-function ownersOf(record: Record<string, unknown> | undefined): MailingOwner[] {
-  const owners = record?.Owners;
+function ownersOf(owners: unknown): MailingOwner[] {
   if (!Array.isArray(owners)) return [];
   return owners.map((o: Record<string, unknown>) => {
     const owner = {} as Record<keyof MailingOwner, string>;

@@ -2,8 +2,9 @@ import { formatLocation } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
 import { rollEtag } from '../../plugins/conditional-get.ts';
-import { cityKey, type ClientRow } from '../clients/clients.repository.ts';
-import { publicClientsService } from '../clients/clients.service.ts';
+import type { ClientRow } from '../clients/clients.repository.ts';
+import { cityKey, publicClientsService } from '../clients/clients.service.ts';
+import { ownerSettingsTag, publicRecordJson } from './owner-privacy.ts';
 import { propertiesRepository } from './properties.repository.ts';
 
 /*
@@ -12,8 +13,9 @@ import { propertiesRepository } from './properties.repository.ts';
  *
  * - towns by (state, city), for `townTtlMs` (TOWN_CACHE_MS): a publish or an edit of a town shows within
  *   that time, on this node as on every other (a replaced roll stays readable for ROLL_RETIRE_SECONDS);
- * - answers by (town, roll, publish time, account): a published roll never changes, so an entry can
- *   never be stale; the least recently used go first.
+ * - answers by (town, roll, publish time, owner settings, account): a published roll never changes, so
+ *   an entry can never be stale (a change of the town's owner settings is seen with the town, and is
+ *   another key); the least recently used go first.
  */
 
 const MAX_TOWNS = 1000;
@@ -112,14 +114,20 @@ export function createPropertiesService(townTtlMs: number) {
      */
     async fullProperty(db: Executor, town: ClientRow, account: string): Promise<PropertyAnswer> {
       if (town.activeRollId === null) throw notFound('Unable to find property, invalid property.');
-      const etag = rollEtag(['property', town.id, town.activeRollId, town.lastUpdated?.getTime() ?? null]);
+      const etag = rollEtag([
+        'property',
+        town.id,
+        town.activeRollId,
+        town.lastUpdated?.getTime() ?? null,
+        ownerSettingsTag(town),
+      ]);
       const key = `${etag}\u0000${account}`;
       const cached = answers.get(key);
       if (cached) return cached;
       const record = await propertiesRepository.findRecordJson(db, town.activeRollId, account);
       if (record === null) throw notFound('Unable to find property, invalid property.');
       const answer = {
-        json: withLastUpdated(record, town.lastUpdated),
+        json: withLastUpdated(publicRecordJson(town, record), town.lastUpdated),
         etag,
         lastModified: town.lastUpdated,
       };

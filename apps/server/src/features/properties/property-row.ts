@@ -1,5 +1,6 @@
 import type { PropertyRecord, PropertySummary, Sale } from '@opp/contracts';
 import { searchValuesOf, type SearchValues } from '../search/search-columns.ts';
+import { searchableOwners } from './owner-privacy.ts';
 
 /**
  * Everything stored for one parcel: the record as served, plus the search row (the summary served in
@@ -26,7 +27,8 @@ export function toPropertyRow(r: PropertyRecord): PropertyRow {
   // copy-text.test.ts keeps the order true.
   const summary: PropertySummary = {
     MapLot: r.MapLot,
-    Owners: r.Owners.map((o) => ({ OwnerName: o.OwnerName })),
+    // A suppressed record's summary never holds its owners (owner-privacy.ts).
+    Owners: searchableOwners(r).map((o) => ({ OwnerName: o.OwnerName })),
     Account: r.Account,
     ImageURL: r.Images[0] ?? null,
     SaleDate: sale?.SaleDate ?? null,

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Owner, PropertyRecord, USER_DEFINED_FIELDS } from '@opp/contracts';
-import { layoutIsCurrent, packRecord, recordLayoutHash, unpackRecord } from './record-codec.ts';
+import {
+  layoutIsCurrent,
+  olderLayoutsHold,
+  packRecord,
+  recordLayoutHash,
+  STORED_FIRST,
+  unpackRecord,
+} from './record-codec.ts';
 
 /*
  * The stored form must give back, byte for byte, what JSON.stringify of the checked record writes (what
@@ -39,6 +46,10 @@ const record = fc.record(
       fc.record({ TaxYear: fc.integer({ min: 1800, max: 2200 }), Rate: num, EffectiveDate: date }),
       { maxLength: 2 },
     ),
+    ValueHistory: fc.array(
+      fc.record({ Year: fc.integer({ min: 1800, max: 2200 }), LandValue: num, TotalValue: num }),
+      { maxLength: 3 },
+    ),
     ...Object.fromEntries(USER_DEFINED_FIELDS.map((f) => [f, udv])),
   },
   { requiredKeys: ['Account'] },
@@ -52,7 +63,11 @@ describe('record codec', () => {
       PropertyCode: { Description: 'd', UserDefinedValue: 'u' },
     });
     const packed = JSON.parse(packRecord(checked)) as unknown[];
-    const fields = Object.keys(PropertyRecord.shape) as (keyof PropertyRecord)[];
+    // ValueHistory is stored first (STORED_FIRST: publishing the next roll reads it from the text).
+    const fields: (keyof PropertyRecord)[] = [
+      STORED_FIRST,
+      ...(Object.keys(PropertyRecord.shape) as (keyof PropertyRecord)[]).filter((f) => f !== STORED_FIRST),
+    ];
     expect(packed).toHaveLength(fields.length + 1);
     fields.forEach((field, i) => {
       const value = checked[field];
@@ -64,12 +79,30 @@ describe('record codec', () => {
   });
 
   it("is told when the contract's fields change: a stored version keeps one layout", () => {
-    // Rolls already stored keep version 1's layout. A change to PropertyRecord's fields (added, removed,
-    // moved) changes the layout: give record-codec.ts a new version for it, and keep version 1's reader.
+    // Rolls already stored keep their version's layout. A change to PropertyRecord's fields (added,
+    // removed, moved) changes the layout: give record-codec.ts a new version for it, and list an added
+    // field as lacking in every older version, whose readers must still read the layouts they stored.
     expect(
       layoutIsCurrent,
-      `PropertyRecord's layout ${recordLayoutHash} is not the one version 1 stores: add a version`,
+      `PropertyRecord's layout ${recordLayoutHash} is not the one the newest version stores: add a version`,
     ).toBe(true);
+    expect(olderLayoutsHold(), 'an older version no longer reads the layout it stored').toBe(true);
+  });
+
+  it('reads a roll stored by version 1 (before ValueHistory) with an empty history', () => {
+    const current = PropertyRecord.parse({
+      Account: 'V1-1',
+      StreetName: 'MAIN ST',
+      Taxes: [{ TaxYear: 2022, Rate: 0.02 }],
+      PropertyCode: { Description: 'Property Code', UserDefinedValue: '101' },
+    });
+    // Version 1's array: the same values without the fields added since (version 2 stores ValueHistory
+    // first, SuppressOwner after TranCode, last).
+    const packed = JSON.parse(packRecord(current)) as unknown[];
+    expect([packed[1], packed.at(-1)]).toEqual([[], false]);
+    const version1 = [1, ...packed.slice(2, -1)];
+    expect(unpackRecord(JSON.stringify(version1))).toBe(JSON.stringify(current));
+    expect(JSON.parse(unpackRecord(JSON.stringify(version1)))).toMatchObject({ ValueHistory: [] });
   });
 
   it('gives back exactly what JSON.stringify writes of any checked record', () => {
@@ -93,7 +126,7 @@ describe('record codec', () => {
       PropertyCode: { Description: 'Property Code', UserDefinedValue: '101' },
     });
     const packed = packRecord(checked);
-    expect(packed.startsWith('[1,')).toBe(true);
+    expect(packed.startsWith('[2,')).toBe(true);
     expect(packed.length).toBeLessThan(JSON.stringify(checked).length / 2);
     expect(unpackRecord(packed)).toBe(JSON.stringify(checked));
   });
@@ -105,9 +138,12 @@ describe('record codec', () => {
 
   it('refuses a stored form it does not know rather than guess', () => {
     const packed = JSON.parse(packRecord(PropertyRecord.parse({ Account: 'A' }))) as unknown[];
-    expect(() => unpackRecord(JSON.stringify([2, ...packed.slice(1)]))).toThrow(
+    expect(() => unpackRecord(JSON.stringify([99, ...packed.slice(1)]))).toThrow(
       /unknown stored record format/,
     );
     expect(() => unpackRecord(JSON.stringify(packed.slice(0, -1)))).toThrow(/unknown stored record format/);
+    expect(() => unpackRecord(JSON.stringify([1, ...packed.slice(1)]))).toThrow(
+      /unknown stored record format/,
+    );
   });
 });

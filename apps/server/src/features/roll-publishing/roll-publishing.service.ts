@@ -1,22 +1,18 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ImportRunDto } from '@opp/contracts';
+import { PREVIEW_RECORDS, type ImportRunDto, type RollPreviewDto } from '@opp/contracts';
 import { databaseFor, type Db } from '../../db/database.ts';
-import { conflict, notFound } from '../../errors.ts';
-import { auditService, type auditActorOf } from '../audit/audit.service.ts';
-import { isUniqueViolation } from '../clients/clients.provider.repository.ts';
-import { clientsRepository } from '../clients/clients.repository.ts';
-import {
-  importRoll,
-  type ImportOptions,
-  type ImportProgress,
-  type RecordSource,
-} from '../imports/import.service.ts';
-import type { SourceOptions } from '../imports/record-sources.ts';
-import { rollsRepository, type ImportRun } from '../imports/rolls.repository.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import { conflict, notFound, validationFailed } from '../../errors.ts';
+import type { auditActorOf } from '../audit/audit.service.ts';
+import { clientsService } from '../clients/clients.service.ts';
+import type { ImportOptions, ImportProgress, RecordSource } from '../imports/import.service.ts';
+import { rollImportService, RollInputError, type RollInput } from '../imports/roll-import.service.ts';
+import type { ImportRun } from '../imports/rolls.repository.ts';
+import { rollsService } from '../imports/rolls.service.ts';
 import { importLockHeld, tryImportLock } from './import-lock.ts';
 import { rollPublishingRepository } from './roll-publishing.repository.ts';
+import type { RollUpload } from './roll-upload.ts';
 
 /** How often a running import records that it is alive (progress; on PostgreSQL its lock is import-lock.ts). */
 export const HEARTBEAT_MS = 15_000;
@@ -31,9 +27,6 @@ export const INTERRUPTED_MESSAGE =
   'Nothing from it was published; publish the file again.';
 /** At most one progress write a second: other nodes read progress from the run's row. */
 const PROGRESS_WRITE_MS = 1_000;
-
-/** Opens a stored upload as records; chosen by the file name's extension. */
-export type OpenRollFile = (filePath: string, fileName: string, options: SourceOptions) => RecordSource;
 
 export function toImportRunDto(run: ImportRun): ImportRunDto {
   return {
@@ -52,6 +45,9 @@ export function toImportRunDto(run: ImportRun): ImportRunDto {
     Message: run.message,
     StartedAt: run.startedAt.toISOString(),
     FinishedAt: run.finishedAt ? run.finishedAt.toISOString() : null,
+    Format: run.sourceFormat,
+    Mapping: run.sourceMapping,
+    SourceFiles: run.sourceFiles,
   };
 }
 
@@ -76,25 +72,50 @@ export async function reclaimStaleRun(
 ): Promise<ImportRun | null> {
   const postgres = databaseFor(db).engine === 'postgres';
   if (holdsLock || postgres) {
-    const running = await rollsRepository.findRunning(db, clientId);
+    const running = await rollsService.findRunning(db, clientId);
     // The lock is taken before a run is created and freed after it ends: a run in progress whose lock
     // nobody holds belongs to a process that died.
     const dead = running !== null && (holdsLock || !(await importLockHeld(db, clientId)));
     const ended =
       dead && (await rollPublishingRepository.markInterrupted(db, running.id, INTERRUPTED_MESSAGE));
     // The embedded engine's folder is the lock of every client: any run in progress is dead.
-    if (holdsLock && !postgres) await rollsRepository.sweepAbandoned(db, 0, keepReplacedMs);
-    else if (ended) await rollsRepository.dropAbandonedRolls(db, keepReplacedMs);
+    if (holdsLock && !postgres) await rollsService.sweepAbandoned(db, 0, keepReplacedMs);
+    else if (ended) await rollsService.dropAbandonedRolls(db, keepReplacedMs);
     return ended ? running : null;
   }
   const stale = await rollPublishingRepository.findStaleRunning(db, clientId, STALE_SECONDS);
   if (!stale) return null;
-  await rollsRepository.sweepAbandoned(db, STALE_SECONDS, keepReplacedMs);
+  await rollsService.sweepAbandoned(db, STALE_SECONDS, keepReplacedMs);
   return rollPublishingRepository.findForClient(db, clientId, stale);
 }
 
+/** How a claim on a client for `portal import` went. */
+export type ProcessClaim =
+  | { ok: true; interrupted: ImportRun | null }
+  | { ok: false; otherProcess: boolean; running: ImportRun | null };
+
+/**
+ * Claims the client for an import run by this process itself (`portal import`): takes the client's
+ * import lock (held until the process's database closes or the process dies) and ends the run a dead
+ * process left behind (`interrupted`). Refused while another process holds the lock, or (embedded
+ * engine) a run is still recorded in progress.
+ */
+export async function claimForProcess(
+  db: Db,
+  clientId: number,
+  keepReplacedMs: number,
+): Promise<ProcessClaim> {
+  if (!(await tryImportLock(db, clientId)))
+    return { ok: false, otherProcess: true, running: await rollsService.findRunning(db, clientId) };
+  // With the lock held here, nothing else can be running an import of this client.
+  const interrupted = await reclaimStaleRun(db, clientId, keepReplacedMs, { holdsLock: true });
+  const running = await rollsService.findRunning(db, clientId);
+  if (running) return { ok: false, otherProcess: false, running };
+  return { ok: true, interrupted };
+}
+
 async function requireClient(db: Db, clientId: number) {
-  const client = await clientsRepository.findById(db, clientId);
+  const client = await clientsService.findById(db, clientId);
   if (!client) throw notFound('No such client');
   return client;
 }
@@ -140,7 +161,6 @@ export class RollPublisher {
   constructor(
     private readonly db: Db,
     private readonly log: FastifyBaseLogger,
-    private readonly openFile: OpenRollFile,
     private readonly options: Pick<ImportOptions, 'engine' | 'retireAfterMs'> = {},
   ) {}
 
@@ -148,46 +168,38 @@ export class RollPublisher {
   async assertCanStart(clientId: number): Promise<void> {
     await requireClient(this.db, clientId);
     await reclaimStaleRun(this.db, clientId, this.options.retireAfterMs);
-    const running = await rollsRepository.findRunning(this.db, clientId);
+    const running = await rollsService.findRunning(this.db, clientId);
     if (running) throw alreadyRunning(running);
   }
 
   /**
-   * Takes the client's lock by creating its run, then validates and imports the file in the background
-   * (the file is deleted when done). Returns the new run at once. Throws 404 or 409 as above; the caller
-   * then still owns the file.
+   * Takes the client's lock by creating its run, then validates and imports the opened upload in the
+   * background (its folder is deleted when done). Returns the new run at once. Throws 404 or 409 as
+   * above; the caller then still owns the folder.
    */
   async start(input: {
     clientId: number;
     userId: number;
     actor: string;
-    fileName: string;
-    filePath: string;
+    roll: RollInput;
+    /** The upload's temporary folder. */
+    folder: string;
+    /** The bytes a plain roll file's reading reports progress against; null for a mapped export. */
+    fileBytes: number | null;
     audit: ReturnType<typeof auditActorOf>;
   }): Promise<ImportRunDto> {
     await this.assertCanStart(input.clientId);
     // Held by this node until the import ends (or this process dies): import-lock.ts.
     const lock = await tryImportLock(this.db, input.clientId);
-    if (!lock) throw alreadyRunning(await rollsRepository.findRunning(this.db, input.clientId));
+    if (!lock) throw alreadyRunning(await rollsService.findRunning(this.db, input.clientId));
     let run: ImportRun;
     try {
-      run = await this.db.transaction(async (tx) => {
-        const created = await rollsRepository.createRun(tx, {
-          clientId: input.clientId,
-          userId: input.userId,
-          actor: input.actor,
-          fileName: input.fileName,
-        });
-        await auditService.record(tx, {
-          ...input.audit,
-          clientId: input.clientId,
-          action: 'roll.publish',
-          entity: 'import_run',
-          entityId: created.id,
-          after: { FileName: input.fileName },
-        });
-        return created;
-      });
+      run = await rollImportService.createRun(
+        this.db,
+        { clientId: input.clientId, userId: input.userId, actor: input.actor },
+        input.roll,
+        input.audit,
+      );
     } catch (err) {
       await lock.release();
       // Another node (or request) took the lock between the check and the insert.
@@ -195,10 +207,14 @@ export class RollPublisher {
       throw err;
     }
     const abort = new AbortController();
-    const { audit: _audit, ...job } = input;
-    const done = this.run(run, job, abort.signal).finally(async () => {
+    // Freed at the swap: the import then only waits out the replaced roll's grace period, and a
+    // provider who publishes again at once (a corrected file) must not be told an import is running.
+    let freed: Promise<void> | null = null;
+    // A session that fails to close has lost its connection, which frees the lock all the same.
+    const free = () => (freed ??= lock.release().catch(() => {}));
+    const done = this.run(run, { ...input, onPublished: free }, abort.signal).finally(async () => {
       this.jobs.delete(run.id);
-      await lock.release();
+      await free();
     });
     this.jobs.set(run.id, { abort, done });
     return toImportRunDto(run);
@@ -206,7 +222,13 @@ export class RollPublisher {
 
   private async run(
     run: ImportRun,
-    input: { clientId: number; userId: number; actor: string; fileName: string; filePath: string },
+    input: {
+      clientId: number;
+      roll: RollInput;
+      folder: string;
+      fileBytes: number | null;
+      onPublished: () => void;
+    },
     signal: AbortSignal,
   ): Promise<void> {
     const beat = setInterval(() => {
@@ -217,19 +239,16 @@ export class RollPublisher {
     let lastPhase: ImportProgress['phase'] | null = null;
     // The share of the file read is the progress a watcher can use: the record total is known only at
     // the end of the one pass that checks and writes.
-    const fileBytes = await fs.stat(input.filePath).then(
-      (st) => st.size,
-      () => null,
-    );
+    const { fileBytes } = input;
     let bytesRead = 0;
     const onRead = (bytes: number) => {
       bytesRead = bytes;
     };
     try {
-      const outcome = await importRoll(
+      const outcome = await rollImportService.publish(
         this.db,
-        { ...input, runId: run.id },
-        abortable(this.openFile(input.filePath, input.fileName, { onRead }), signal),
+        run,
+        abortable(input.roll.source({ onRead }), signal),
         (p) => {
           // At the swap, not when importRoll returns: that waits out the replaced roll's grace period.
           if (p.phase === 'done') {
@@ -237,6 +256,7 @@ export class RollPublisher {
               { runId: run.id, clientId: input.clientId, records: p.processed },
               'roll published',
             );
+            input.onPublished();
             return;
           }
           // At most once a second, but a new phase's first figures at once.
@@ -261,7 +281,7 @@ export class RollPublisher {
       this.log.error({ err, runId: run.id, clientId: input.clientId }, 'roll import failed');
     } finally {
       clearInterval(beat);
-      await fs.rm(path.dirname(input.filePath), { recursive: true, force: true }).catch(() => {});
+      await fs.rm(input.folder, { recursive: true, force: true }).catch(() => {});
     }
   }
 
@@ -277,12 +297,51 @@ export class RollPublisher {
   }
 }
 
+/**
+ * The upload opened as records, read as the provider chose; why it cannot be read is a 400 naming the
+ * part (the format, the mapping file or the files) and every problem, before anything is written.
+ */
+export async function openUpload(upload: RollUpload): Promise<RollInput> {
+  if (upload.reading.format !== undefined && upload.reading.mappingFile !== undefined)
+    throw validationFailed('mapping', 'Choose a format or send a mapping file, not both.');
+  try {
+    return await rollImportService.open(upload.reading, upload.files);
+  } catch (err) {
+    if (!(err instanceof RollInputError)) throw err;
+    const problems = err.problems.join('; ');
+    if (err.stage === 'roll-file')
+      throw validationFailed('file', 'The roll must be a JSON Lines (.jsonl) or CSV (.csv) file.');
+    if (err.stage === 'files')
+      throw validationFailed('file', `The files do not fit ${err.subject}: ${problems}`);
+    if (upload.reading.format !== undefined)
+      throw validationFailed('format', `The format ${err.subject} cannot be used: ${problems}`);
+    throw validationFailed('mapping', `The mapping file ${err.subject} cannot be used: ${problems}`);
+  }
+}
+
 export const rollPublishingService = {
+  /** The built-in formats, for the console's choice. */
+  formats: () => rollImportService.formats(),
+
+  /**
+   * What publishing the upload would do (records, fill rates, unused columns, the first records as
+   * mapped, problems), found exactly as the import checks it; nothing is written. The console then
+   * sends the same files to publish: each node keeps nothing between the two requests.
+   */
+  async preview(db: Db, clientId: number, upload: RollUpload): Promise<RollPreviewDto> {
+    await requireClient(db, clientId);
+    const input = await openUpload(upload);
+    return rollImportService.previewDto(
+      input,
+      await rollImportService.check(input, { sample: PREVIEW_RECORDS }),
+    );
+  },
+
   /** The client's publishing history, newest first. */
   async history(db: Db, clientId: number, keepReplacedMs: number): Promise<ImportRunDto[]> {
     await requireClient(db, clientId);
     await reclaimStaleRun(db, clientId, keepReplacedMs);
-    return (await rollsRepository.listRuns(db, clientId)).map(toImportRunDto);
+    return (await rollsService.listRuns(db, clientId)).map(toImportRunDto);
   },
 
   /** One run, for progress polling. 404 when the run is not this client's. */

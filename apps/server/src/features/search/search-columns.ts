@@ -10,6 +10,7 @@ import {
   readCopyText,
   readTextArray,
 } from '../../db/copy-text.ts';
+import { searchableOwners } from '../properties/owner-privacy.ts';
 import { codeKey, indexTerms, naturalKey } from '../properties/search-text.ts';
 
 /*
@@ -36,6 +37,8 @@ export interface RecordFacts {
   residences: Residence[];
   /** The search result's summary (properties/property-row.ts owns its shape). */
   summary: PropertySummary;
+  /** The parcel's search words (recordWords), made once for the two columns that hold them. */
+  words?: RecordWords;
 }
 
 /**
@@ -83,6 +86,8 @@ interface ColumnSpec<F extends string, T> {
   index?: IndexKind;
   /** The select expression the index reads (default: the column). */
   read?: string;
+  /** What the index reads instead for a town whose owner names are not searchable (default: read). */
+  readWithoutOwnerNames?: string;
   sort?: SortColumn;
   filter?: FilterSpec;
 }
@@ -120,9 +125,21 @@ function buildingYears({ record }: RecordFacts): number[] {
   return [...years].sort((a, b) => a - b);
 }
 
-function searchWords({ record: r }: RecordFacts): string[] {
+/** A parcel's search words: all of them, and those only its owners' names give. */
+interface RecordWords {
+  all: string[];
+  ownersOnly: string[];
+}
+
+/**
+ * The words of the parcel (search_doc) and those that only its owners' names give (owner_words: a town
+ * whose owner names are not searchable is searched without them, owner-privacy.ts). A record whose
+ * owners are suppressed gives none of theirs.
+ */
+function recordWords(facts: RecordFacts): RecordWords {
+  if (facts.words) return facts.words;
+  const r = facts.record;
   const words = new Set<string>();
-  for (const o of r.Owners) indexTerms(o.OwnerName, words);
   indexTerms(r.StreetNumber, words);
   indexTerms(r.Apartment, words);
   indexTerms(r.StreetName, words);
@@ -131,7 +148,22 @@ function searchWords({ record: r }: RecordFacts): string[] {
   indexTerms(r.Book, words);
   indexTerms(r.Page, words);
   if (r.Book && r.Page) indexTerms(`${r.Book}${r.Page}`, words);
-  return [...words].slice(0, MAX_WORDS);
+  const owners = new Set<string>();
+  for (const o of searchableOwners(r)) indexTerms(o.OwnerName, owners);
+  const ownersOnly: string[] = [];
+  for (const w of owners)
+    if (!words.has(w)) {
+      ownersOnly.push(w);
+      words.add(w);
+    }
+  // Owners' words last: a record past the cap loses names before its address (the cap is far above
+  // any real record's count).
+  const all = [...words].slice(0, MAX_WORDS);
+  facts.words = {
+    all,
+    ownersOnly: all.length < words.size ? ownersOnly.filter((w) => all.includes(w)) : ownersOnly,
+  };
+  return facts.words;
 }
 
 function codesOf({ record: r }: RecordFacts): string[] {
@@ -186,7 +218,7 @@ export const SEARCH_COLUMNS = [
     name: 'name_key',
     field: 'nameKey',
     type: 'text',
-    value: (f) => naturalKey(f.record.Owners[0]?.OwnerName),
+    value: (f) => naturalKey(searchableOwners(f.record)[0]?.OwnerName),
     copy: copyText,
     index: 'text',
     sort: 'Name',
@@ -325,11 +357,12 @@ export const SEARCH_COLUMNS = [
     field: 'searchWords',
     type: 'tsvector',
     notNull: true,
-    value: searchWords,
+    value: (f) => recordWords(f).all,
     copy: copyTsvector,
     index: 'words',
     // Exactly what the SQL path's tsquery matches.
     read: 'tsvector_to_array(search_doc)',
+    readWithoutOwnerNames: 'tsvector_to_array(ts_delete(search_doc, owner_words))',
   }),
   column({
     name: 'codes',
@@ -362,10 +395,20 @@ export const SEARCH_COLUMNS = [
     index: 'numbers',
     filter: { criterion: 'yearBuilt', test: 'anyInRange' },
   }),
+  // migrations/0016: the words of search_doc only owner names give. The roll index of a town whose
+  // names are not searchable reads search_doc without them (`readWithoutOwnerNames` above).
+  column({
+    name: 'owner_words',
+    field: 'ownerWords',
+    type: 'text[]',
+    notNull: true,
+    defaultEmpty: true,
+    value: (f) => recordWords(f).ownersOnly,
+    copy: copyTextArray,
+  }),
 ] as const;
 
 export type SearchColumn = (typeof SEARCH_COLUMNS)[number];
-export type SearchField = SearchColumn['field'];
 
 /** The row's search values, each as its column's `value` gives it. */
 export type SearchValues = { [C in SearchColumn as C['field']]: ReturnType<C['value']> };
@@ -376,6 +419,7 @@ export interface IndexColumn {
   field: string;
   index: IndexKind;
   read?: string;
+  readWithoutOwnerNames?: string;
   sort?: SortColumn;
   filter?: FilterSpec;
 }

@@ -34,6 +34,11 @@ export interface SearchCriteria {
   ownership?: { residential: boolean; commercial: boolean };
   /** Any of the parcel's residences or commercial buildings was built in the range. */
   yearBuilt?: NumberRange;
+  /**
+   * The words must match without those only owner names give (a town whose owner names are not
+   * searchable: properties/owner-privacy.ts). The roll index of such a town is built without them.
+   */
+  withoutOwnerNames?: boolean;
 }
 
 export interface SortKey {
@@ -59,13 +64,17 @@ function addRange(parts: SQL[], column: SQL, range: NumberRange | undefined) {
 function whereClause(c: SearchCriteria): SQL {
   const parts: SQL[] = [sql`p.roll_id = ${c.rollId}`];
   const words = c.words ?? [];
+  // Without owner names: the word index finds the rows as usual (its matches include theirs), and each
+  // is checked again on its words less the owner-only ones; no second word index to build on import.
+  const doc = c.withoutOwnerNames ? sql`ts_delete(p.search_doc, p.owner_words)` : sql`p.search_doc`;
   if (c.terms.length > 0 || words.length > 0) {
     const tsquery = [...words, prefixTsQuery(c.terms)].filter(Boolean).join(' & ');
     parts.push(sql`p.search_doc @@ to_tsquery('simple', ${tsquery})`);
+    if (c.withoutOwnerNames) parts.push(sql`ts_match_vq(${doc}, to_tsquery('simple', ${tsquery}))`);
   }
   if (c.recheckTerms?.length)
     // The function form of @@, which the planner cannot answer from the index.
-    parts.push(sql`ts_match_vq(p.search_doc, to_tsquery('simple', ${prefixTsQuery(c.recheckTerms)}))`);
+    parts.push(sql`ts_match_vq(${doc}, to_tsquery('simple', ${prefixTsQuery(c.recheckTerms)}))`);
   for (const code of c.codes) {
     // The codes column holds codeKey() of the map/lot, account, number, apartment and book-page (migration
     // 0005); `code` holds only [a-z0-9-], so LIKE sees no wildcard. A recheck on the rows the words found.

@@ -16,7 +16,8 @@ import {
 } from '@opp/contracts';
 import { isNotModified, rollEtag } from '../../plugins/conditional-get.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
-import { searchService } from './search.service.ts';
+import { ownerSettingsTag } from '../properties/owner-privacy.ts';
+import { createSearchService } from './search.service.ts';
 
 const tags = ['Public'];
 const ClientParams = z.object({ clientId: IdParam });
@@ -24,9 +25,18 @@ const NotModified = z
   .null()
   .describe('Not modified: the copy named by If-None-Match / If-Modified-Since is current');
 
-/** Validators for answers computed from the client's published roll: they change only with the roll. */
+/**
+ * Validators for answers computed from the client's published roll: they change only with the roll and
+ * the town's owner settings.
+ */
 const rollValidators = (kind: string, client: ClientRow) => ({
-  etag: rollEtag([kind, client.id, client.activeRollId, client.lastUpdated?.getTime() ?? null]),
+  etag: rollEtag([
+    kind,
+    client.id,
+    client.activeRollId,
+    client.lastUpdated?.getTime() ?? null,
+    ownerSettingsTag(client),
+  ]),
   lastModified: client.lastUpdated,
 });
 
@@ -39,6 +49,13 @@ const SEARCH_DESCRIPTION =
 /** Spec §7 public search calls, plus the CSV export and type-ahead. */
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
+  const searchService = createSearchService(app.rollIndexes);
+  /** A search as both of its routes take it: the page in the query string, the filters in the body. */
+  const search = (
+    clientId: number,
+    { query, page, pagesize }: z.infer<typeof SearchQuerystring>,
+    { filters, sort }: Pick<z.infer<typeof SearchBody>, 'filters' | 'sort'>,
+  ) => searchService.search(db, clientId, { query, page, pageSize: pagesize, filters, sort });
 
   app.post(
     '/propertysearch/:clientId',
@@ -53,14 +70,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SearchResponse, 400: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request) =>
-      searchService.search(db, request.params.clientId, {
-        query: request.query.query,
-        page: request.query.page,
-        pageSize: request.query.pagesize,
-        filters: request.body.filters,
-        sort: request.body.sort,
-      }),
+    async (request) => search(request.params.clientId, request.query, request.body),
   );
 
   app.post(
@@ -78,14 +88,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: SearchResponse, 400: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request) =>
-      searchService.search(db, request.params.id, {
-        query: request.query.query,
-        page: request.query.page,
-        pageSize: request.query.pagesize,
-        filters: request.body.filters,
-        sort: request.body.sort,
-      }),
+    async (request) => search(request.params.id, request.query, request.body),
   );
 
   app.get(

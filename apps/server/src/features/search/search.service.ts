@@ -26,8 +26,14 @@ import {
   type SortKey,
 } from './search.repository.ts';
 import type { RollIndex } from './roll-index/roll-index.ts';
-import { rollIndexesOf } from './roll-index/roll-index.registry.ts';
+import type { RollIndexRegistry } from './roll-index/roll-index.registry.ts';
 import { rollIndexRepository } from './roll-index/roll-index.repository.ts';
+import {
+  ownerNamesPublished,
+  ownerNamesSearchable,
+  publicSummaries,
+  searchableSummaries,
+} from '../properties/owner-privacy.ts';
 
 /** What a search asks, as parsed by the contracts (SearchQuerystring, SearchBody, ExportQuerystring). */
 export interface SearchRequest {
@@ -111,7 +117,34 @@ export function buildCriteria(rollId: number, query: string | undefined, f: Pars
 const isUnfiltered = (c: SearchCriteria) =>
   c.terms.length === 0 &&
   c.codes.length === 0 &&
-  Object.entries(c).every(([k, v]) => ['rollId', 'terms', 'codes'].includes(k) || v === undefined);
+  Object.entries(c).every(
+    ([k, v]) => ['rollId', 'terms', 'codes', 'withoutOwnerNames'].includes(k) || v === undefined,
+  );
+
+/**
+ * A request's criteria for the client's published roll, its owner settings applied: where owner names
+ * are not searchable the words match without them (properties/owner-privacy.ts).
+ */
+function publicCriteria(client: ClientRow, request: SearchRequest): SearchCriteria {
+  const criteria = buildCriteria(client.activeRollId ?? 0, request.query, request.filters);
+  if (!ownerNamesSearchable(client)) criteria.withoutOwnerNames = true;
+  return criteria;
+}
+
+/** The sort, except that where owner names are withheld, their order is too: Name sorts by Location. */
+function publicSort(client: ClientRow, sort: SortSpec[] | undefined): SortKey[] {
+  const keys = sortKeys(sort);
+  if (ownerNamesPublished(client)) return keys;
+  return sortKeys(
+    keys.map((k) => ({ sortby: k.column === 'Name' ? 'Location' : k.column, descending: k.descending })),
+  );
+}
+
+/** Export rows as CSV lines, owners as the public may see them. */
+const csvLines = (client: ClientRow, rows: PropertySummary[]) =>
+  publicSummaries(client, rows)
+    .map((s) => csvRow(EXPORT_COLUMNS.map((c) => c.value(s))))
+    .join('');
 
 /** The sort list with repeated columns dropped (the first wins); Name ascending when none is given. */
 export function sortKeys(sort: SortSpec[] | undefined): SortKey[] {
@@ -141,8 +174,6 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * planner's estimate (TotalIsEstimate) unless a page past it is asked for, which needs the exact count.
  */
 export const EXACT_COUNT_LIMIT = 5_000;
-/** A result the planner expects to be larger than this is not counted at all. */
-const ESTIMATE_TRUSTED_ABOVE = 2 * EXACT_COUNT_LIMIT;
 
 interface Counted {
   total: number;
@@ -150,18 +181,22 @@ interface Counted {
 }
 
 /**
- * Exact when small, estimated when large, and never more than EXACT_COUNT_LIMIT rows read to tell: the
- * planner's estimate (table statistics, no rows read) decides whether counting is worth it, and the
- * count stops one row past the limit.
+ * Exact when small, estimated when large, and never more than `limit` rows read to tell: the planner's
+ * estimate (table statistics, no rows read) decides whether counting is worth it (a result it expects
+ * to be more than twice the limit is not counted at all), and the count stops one row past the limit.
  */
-async function countMatches(db: Executor, criteria: SearchCriteria, rollSize: number): Promise<Counted> {
+async function countMatches(
+  db: Executor,
+  criteria: SearchCriteria,
+  rollSize: number,
+  limit = EXACT_COUNT_LIMIT,
+): Promise<Counted> {
   // A town no bigger than the limit is always counted; and no estimate exceeds the roll.
-  const estimate =
-    rollSize <= EXACT_COUNT_LIMIT ? 0 : Math.min(await searchRepository.estimate(db, criteria), rollSize);
-  if (estimate > ESTIMATE_TRUSTED_ABOVE) return { total: estimate, estimated: true };
-  const upTo = await searchRepository.countUpTo(db, criteria, EXACT_COUNT_LIMIT);
-  if (upTo <= EXACT_COUNT_LIMIT) return { total: upTo, estimated: false };
-  return { total: Math.max(estimate, EXACT_COUNT_LIMIT + 1), estimated: true };
+  const estimate = rollSize <= limit ? 0 : Math.min(await searchRepository.estimate(db, criteria), rollSize);
+  if (estimate > 2 * limit) return { total: estimate, estimated: true };
+  const upTo = await searchRepository.countUpTo(db, criteria, limit);
+  if (upTo <= limit) return { total: upTo, estimated: false };
+  return { total: Math.max(estimate, limit + 1), estimated: true };
 }
 
 /**
@@ -172,13 +207,6 @@ export function sortAfterMatching(counted: Counted, rollSize: number, end: numbe
   if (!counted.estimated) return true;
   const share = Math.min(1, counted.total / Math.max(rollSize, 1));
   return share === 0 || counted.total < end / share;
-}
-
-/** The client's roll index when this node has it ready (or can build it now), else null: use SQL. */
-async function indexOf(db: Executor, client: ClientRow): Promise<RollIndex | null> {
-  const registry = rollIndexesOf(db);
-  if (!registry || client.activeRollId === null) return null;
-  return registry.forRoll(client.id, client.activeRollId, client.parcelCount);
 }
 
 /** The summaries of an index's rows, in that order, by primary key. */
@@ -219,191 +247,203 @@ export interface ExportPlan {
   sort: SortKey[];
 }
 
-const landBuildingCache = new WeakMap<object, Map<number, Promise<LandBuildingOptions>>>();
 const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true }).compare;
 
-export const searchService = {
-  /**
-   * `POST /api/propertysearch/{clientId}`: one page of the active roll's matching parcels, with totals.
-   * A page past the end is empty with the right totals. Throws 404 for an unknown or inactive client
-   * and 400 naming the field for input that cannot be searched.
-   */
-  async search(
-    db: Executor,
-    clientId: number,
-    request: SearchRequest & { page?: number; pageSize?: number },
-  ): Promise<SearchResponse> {
-    const client = await publicClientsService.requireVisible(db, clientId);
-    const page = request.page ?? 1;
-    const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
-    const sort = sortKeys(request.sort);
-    // Built even for a town with no roll yet, so bad input is a 400 whatever the town's state.
-    const criteria = buildCriteria(client.activeRollId ?? 0, request.query, request.filters);
-    const offset = (page - 1) * pageSize;
-    const index = await indexOf(db, client);
-    let answer: Counted & { rows: PropertySummary[] };
-    if (client.activeRollId === null) answer = { total: 0, estimated: false, rows: [] };
-    else if (index) {
-      // Exact totals whatever the size: the index counts in memory.
-      const found = await inTurn(() =>
-        index.search(criteria, sort, (total) => pageWindow(offset, pageSize, total)),
-      );
-      answer = { total: found.total, estimated: false, rows: await summariesOf(db, index, found.rows) };
-    } else answer = await countAndPage(db, client, criteria, sort, offset, pageSize);
-    const { total, estimated, rows } = answer;
-    return {
-      SearchProperties: rows,
-      PageSize: pageSize,
-      PageNumber: page,
-      Pages: Math.ceil(total / pageSize),
-      TotalRecords: total,
-      TotalIsEstimate: estimated,
-      LastUpdated: iso(client.lastUpdated),
-    };
-  },
+/**
+ * The search service of an app, over its roll indexes (`app.rollIndexes`; null: every search uses SQL).
+ * It keeps each roll's land types and building styles, asked on every Advanced Search.
+ */
+export function createSearchService(indexes: RollIndexRegistry | null) {
+  /** The client's roll index when this node has it ready (or can build it now), else null: use SQL. */
+  const indexOf = async (client: ClientRow): Promise<RollIndex | null> =>
+    indexes && client.activeRollId !== null
+      ? indexes.forRoll(client.id, client.activeRollId, client.parcelCount, !ownerNamesSearchable(client))
+      : null;
+  const landBuildingCache = new Map<number, Promise<LandBuildingOptions>>();
 
-  /** The active client whose roll the other calls read; 404 for unknown and inactive clients. */
-  publicClient(db: Executor, clientId: number): Promise<ClientRow> {
-    return publicClientsService.requireVisible(db, clientId);
-  },
+  return {
+    /**
+     * `POST /api/propertysearch/{clientId}`: one page of the active roll's matching parcels, with totals.
+     * A page past the end is empty with the right totals. Throws 404 for an unknown or inactive client
+     * and 400 naming the field for input that cannot be searched.
+     */
+    async search(
+      db: Executor,
+      clientId: number,
+      request: SearchRequest & { page?: number; pageSize?: number },
+    ): Promise<SearchResponse> {
+      const client = await publicClientsService.requireVisible(db, clientId);
+      const page = request.page ?? 1;
+      const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
+      const sort = publicSort(client, request.sort);
+      // Built even for a town with no roll yet, so bad input is a 400 whatever the town's state.
+      const criteria = publicCriteria(client, request);
+      const offset = (page - 1) * pageSize;
+      const index = await indexOf(client);
+      let answer: Counted & { rows: PropertySummary[] };
+      if (client.activeRollId === null) answer = { total: 0, estimated: false, rows: [] };
+      else if (index) {
+        // Exact totals whatever the size: the index counts in memory.
+        const found = await inTurn(() =>
+          index.search(criteria, sort, (total) => pageWindow(offset, pageSize, total)),
+        );
+        answer = { total: found.total, estimated: false, rows: await summariesOf(db, index, found.rows) };
+      } else answer = await countAndPage(db, client, criteria, sort, offset, pageSize);
+      const { total, estimated, rows } = answer;
+      return {
+        SearchProperties: publicSummaries(client, rows),
+        PageSize: pageSize,
+        PageNumber: page,
+        Pages: Math.ceil(total / pageSize),
+        TotalRecords: total,
+        TotalIsEstimate: estimated,
+        LastUpdated: iso(client.lastUpdated),
+      };
+    },
 
-  /**
-   * The whole result of a search as CSV (header row first, at most MAX_EXPORT_ROWS rows, in sort order)
-   * as a stream, for a plan from planExport (which checks the input: 400 naming the field). The rows are read in
-   * one pass as fast as the database gives them, not as fast as the client takes them: a slow download
-   * must not hold a database connection (the embedded engine has only one).
-   */
-  planExport(client: ClientRow, request: SearchRequest): ExportPlan {
-    return {
-      client,
-      criteria: buildCriteria(client.activeRollId ?? 0, request.query, request.filters),
-      sort: sortKeys(request.sort),
-    };
-  },
+    /** The active client whose roll the other calls read; 404 for unknown and inactive clients. */
+    publicClient(db: Executor, clientId: number): Promise<ClientRow> {
+      return publicClientsService.requireVisible(db, clientId);
+    },
 
-  async exportCsv(db: Db, { client, criteria, sort }: ExportPlan) {
-    const rollId = client.activeRollId;
-    const unfiltered = isUnfiltered(criteria);
-    const index = await indexOf(db, client);
-    let total = 0;
-    let estimated = false;
-    let ordered: number[] = [];
-    if (index) {
-      const found = await inTurn(() =>
-        index.search(criteria, sort, (t) => ({
-          offset: 0,
-          limit: Math.min(t, MAX_EXPORT_ROWS),
-          reverse: false,
-        })),
-      );
-      total = found.total;
-      ordered = found.rows;
-    } else if (rollId !== null && unfiltered) total = client.parcelCount;
-    else if (rollId !== null) {
-      // As in a search, but the limit is the export's: up to MAX_EXPORT_ROWS the header is exact.
-      const estimate = Math.min(await searchRepository.estimate(db, criteria), client.parcelCount);
-      total =
-        estimate > 2 * MAX_EXPORT_ROWS
-          ? estimate
-          : await searchRepository.countUpTo(db, criteria, MAX_EXPORT_ROWS);
-      if (total > MAX_EXPORT_ROWS) {
-        total = Math.max(estimate, MAX_EXPORT_ROWS + 1);
-        estimated = true;
-      }
-    }
-    const rowCount = Math.min(total, MAX_EXPORT_ROWS);
-    const stream = new Readable({ read() {} });
-    const push = (text: string) => {
-      // The client went away: stop reading (the error ends the transaction).
-      if (stream.destroyed) throw new Error('CSV export abandoned by the client');
-      stream.push(text);
-    };
-    const produce = async () => {
-      // A byte-order mark lets spreadsheet programs read the accents in owner names as UTF-8.
-      push(`\uFEFF${csvRow(EXPORT_COLUMNS.map((c) => c.header))}`);
-      if (rowCount === 0) return;
+    /**
+     * The whole result of a search as CSV (header row first, at most MAX_EXPORT_ROWS rows, in sort order)
+     * as a stream, for a plan from planExport (which checks the input: 400 naming the field). The rows are read in
+     * one pass as fast as the database gives them, not as fast as the client takes them: a slow download
+     * must not hold a database connection (the embedded engine has only one).
+     */
+    planExport(client: ClientRow, request: SearchRequest): ExportPlan {
+      return {
+        client,
+        criteria: publicCriteria(client, request),
+        sort: publicSort(client, request.sort),
+      };
+    },
+
+    async exportCsv(db: Db, { client, criteria, sort }: ExportPlan) {
+      const rollId = client.activeRollId;
+      const unfiltered = isUnfiltered(criteria);
+      const index = await indexOf(client);
+      let total = 0;
+      let estimated = false;
+      let ordered: number[] = [];
       if (index) {
-        for (let i = 0; i < ordered.length; i += EXPORT_BATCH) {
-          const want = ordered.slice(i, i + EXPORT_BATCH);
-          const rows = await summariesOf(db, index, want);
-          // The roll was deleted meanwhile (a newer one published): end the file as broken, not short.
-          if (rows.length !== want.length) throw new Error('The roll changed during the export');
-          push(rows.map((s) => csvRow(EXPORT_COLUMNS.map((c) => c.value(s)))).join(''));
+        const found = await inTurn(() =>
+          index.search(criteria, sort, (t) => ({
+            offset: 0,
+            limit: Math.min(t, MAX_EXPORT_ROWS),
+            reverse: false,
+          })),
+        );
+        total = found.total;
+        ordered = found.rows;
+      } else if (rollId !== null && unfiltered) total = client.parcelCount;
+      else if (rollId !== null)
+        // As in a search, but the limit is the export's: up to MAX_EXPORT_ROWS the header is exact.
+        ({ total, estimated } = await countMatches(db, criteria, client.parcelCount, MAX_EXPORT_ROWS));
+      const rowCount = Math.min(total, MAX_EXPORT_ROWS);
+      const stream = new Readable({ read() {} });
+      const push = (text: string) => {
+        // The client went away: stop reading (the error ends the transaction).
+        if (stream.destroyed) throw new Error('CSV export abandoned by the client');
+        stream.push(text);
+      };
+      const produce = async () => {
+        // A byte-order mark lets spreadsheet programs read the accents in owner names as UTF-8.
+        push(`\uFEFF${csvRow(EXPORT_COLUMNS.map((c) => c.header))}`);
+        if (rowCount === 0) return;
+        if (index) {
+          for (let i = 0; i < ordered.length; i += EXPORT_BATCH) {
+            const want = ordered.slice(i, i + EXPORT_BATCH);
+            const rows = await summariesOf(db, index, want);
+            // The roll was deleted meanwhile (a newer one published): end the file as broken, not short.
+            if (rows.length !== want.length) throw new Error('The roll changed during the export');
+            push(csvLines(client, rows));
+          }
+          return;
         }
-        return;
-      }
-      await searchRepository.forEachBatch(
-        db,
-        criteria,
-        sort,
-        { maxRows: rowCount, batch: EXPORT_BATCH, fenced: !unfiltered && !estimated },
-        (rows) => push(rows.map((s) => csvRow(EXPORT_COLUMNS.map((c) => c.value(s)))).join('')),
+        await searchRepository.forEachBatch(
+          db,
+          criteria,
+          sort,
+          { maxRows: rowCount, batch: EXPORT_BATCH, fenced: !unfiltered && !estimated },
+          (rows) => push(csvLines(client, rows)),
+        );
+      };
+      produce().then(
+        () => stream.push(null),
+        (err: Error) => stream.destroy(err),
       );
-    };
-    produce().then(
-      () => stream.push(null),
-      (err: Error) => stream.destroy(err),
-    );
-    return { total, estimated, rowCount, truncated: total > rowCount, stream };
-  },
+      return { total, estimated, rowCount, truncated: total > rowCount, stream };
+    },
 
-  /**
-   * Up to MAX_SUGGESTIONS type-ahead entries for a partial query: owner names, street addresses and
-   * map/lots in which every word of the query starts a word. `account` is set when the entry is known to
-   * name one parcel, null when several share it or the matches were too many to tell (choosing it should
-   * run a search). 400 naming `q` for input that has no letter or digit.
-   */
-  async suggest(db: Executor, client: ClientRow, q: string | undefined): Promise<Suggestion[]> {
-    const { terms, codes } = parseQuery(q, 'q');
-    if (terms.length === 0 || client.activeRollId === null) return [];
-    // The words before the last were finished by a space: "12 ma" means number 12, not 120 or 1200. Only
-    // the word being typed is a prefix, which also keeps a short number from matching half the roll.
-    // A punctuated code (a map/lot) stays a prefix even when finished: its words are joined differently.
-    const parts = queryParts(q ?? '');
-    const finished = /[\s,;/&+()[\]{}|]$/u.test(q ?? '') ? parts : parts.slice(0, -1);
-    const words = [...new Set(finished.filter((p) => p.code === null).map((p) => p.term))];
-    const prefixes = [...new Set(parts.map((p) => p.term).filter((t) => !words.includes(t)))];
-    const long = prefixes.filter((t) => t.length >= 3);
-    const indexed = words.length + long.length > 0;
-    const criteria: SearchCriteria = {
-      rollId: client.activeRollId,
-      terms: indexed ? long : prefixes,
-      recheckTerms: indexed ? prefixes.filter((t) => t.length < 3) : [],
-      words,
-      codes,
-    };
-    const index = await indexOf(db, client);
-    const candidates = index
-      ? await summariesOf(db, index, await inTurn(() => index.sample(criteria, SUGGEST_CANDIDATES)))
-      : await searchRepository.suggestCandidates(db, criteria, SUGGEST_CANDIDATES);
-    // An entry names one parcel only if every match was seen; from a sample it may stand for many.
-    const complete = candidates.length < SUGGEST_CANDIDATES;
-    return rankSuggestions(candidates, prefixes, codes, q ?? '', words, complete);
-  },
+    /**
+     * Up to MAX_SUGGESTIONS type-ahead entries for a partial query: owner names, street addresses and
+     * map/lots in which every word of the query starts a word. `account` is set when the entry is known to
+     * name one parcel, null when several share it or the matches were too many to tell (choosing it should
+     * run a search). 400 naming `q` for input that has no letter or digit.
+     */
+    async suggest(db: Executor, client: ClientRow, q: string | undefined): Promise<Suggestion[]> {
+      const { terms, codes } = parseQuery(q, 'q');
+      if (terms.length === 0 || client.activeRollId === null) return [];
+      // The words before the last were finished by a space: "12 ma" means number 12, not 120 or 1200. Only
+      // the word being typed is a prefix, which also keeps a short number from matching half the roll.
+      // A punctuated code (a map/lot) stays a prefix even when finished: its words are joined differently.
+      const parts = queryParts(q ?? '');
+      const finished = /[\s,;/&+()[\]{}|]$/u.test(q ?? '') ? parts : parts.slice(0, -1);
+      const words = [...new Set(finished.filter((p) => p.code === null).map((p) => p.term))];
+      const prefixes = [...new Set(parts.map((p) => p.term).filter((t) => !words.includes(t)))];
+      const long = prefixes.filter((t) => t.length >= 3);
+      const indexed = words.length + long.length > 0;
+      const criteria: SearchCriteria = {
+        rollId: client.activeRollId,
+        terms: indexed ? long : prefixes,
+        recheckTerms: indexed ? prefixes.filter((t) => t.length < 3) : [],
+        words,
+        codes,
+        withoutOwnerNames: !ownerNamesSearchable(client) || undefined,
+      };
+      const index = await indexOf(client);
+      const candidates = index
+        ? await summariesOf(db, index, await inTurn(() => index.sample(criteria, SUGGEST_CANDIDATES)))
+        : await searchRepository.suggestCandidates(db, criteria, SUGGEST_CANDIDATES);
+      // An entry names one parcel only if every match was seen; from a sample it may stand for many.
+      const complete = candidates.length < SUGGEST_CANDIDATES;
+      return rankSuggestions(
+        searchableSummaries(client, candidates),
+        prefixes,
+        codes,
+        q ?? '',
+        words,
+        complete,
+      );
+    },
 
-  /** Distinct land types and building styles of the client's published roll, sorted; cached per roll. */
-  async landBuilding(db: Executor, client: ClientRow): Promise<LandBuildingOptions> {
-    const rollId = client.activeRollId;
-    if (rollId === null) return { landType: [], buildingStyle: [] };
-    let perDb = landBuildingCache.get(db);
-    if (!perDb) landBuildingCache.set(db, (perDb = new Map()));
-    let options = perDb.get(rollId);
-    if (!options) {
-      const index = await indexOf(db, client);
-      const found = index ? Promise.resolve(index.landBuilding()) : searchRepository.landBuilding(db, rollId);
-      options = found.then((r) => ({
-        landType: r.landTypes.sort(byName),
-        buildingStyle: r.buildingStyles.sort(byName),
-      }));
-      // A roll never changes once published, so its entry is good until it is replaced; keep a few.
-      if (perDb.size >= 64) perDb.delete(perDb.keys().next().value!);
-      perDb.set(rollId, options);
-      const cache = perDb;
-      options.catch(() => cache.delete(rollId));
-    }
-    return options;
-  },
-};
+    /** Distinct land types and building styles of the client's published roll, sorted; cached per roll. */
+    async landBuilding(db: Executor, client: ClientRow): Promise<LandBuildingOptions> {
+      const rollId = client.activeRollId;
+      if (rollId === null) return { landType: [], buildingStyle: [] };
+      let options = landBuildingCache.get(rollId);
+      if (!options) {
+        const index = await indexOf(client);
+        const found = index
+          ? Promise.resolve(index.landBuilding())
+          : searchRepository.landBuilding(db, rollId);
+        options = found.then((r) => ({
+          landType: r.landTypes.sort(byName),
+          buildingStyle: r.buildingStyles.sort(byName),
+        }));
+        // A roll never changes once published, so its entry is good until it is replaced; keep a few.
+        if (landBuildingCache.size >= 64) landBuildingCache.delete(landBuildingCache.keys().next().value!);
+        landBuildingCache.set(rollId, options);
+        options.catch(() => landBuildingCache.delete(rollId));
+      }
+      return options;
+    },
+  };
+}
+
+export type SearchService = ReturnType<typeof createSearchService>;
 
 function wordsOf(value: string): Set<string> {
   const words = new Set<string>();

@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PropertyRecordInput, SearchResponse } from '@opp/contracts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../test/factories.ts';
-import { withoutRollIndexes } from './roll-index/roll-index.registry.ts';
 
 /*
  * Year built, a search column added through search-columns.ts: the sort YearBuilt (the newest building,
@@ -52,7 +51,7 @@ const years = (yearBuilt: unknown) => accounts({ filters: { building: { yearBuil
 /** Every check runs on both search paths: the roll index and SQL. */
 const bothPaths = (name: string, check: () => Promise<void>) => {
   it(`${name} (roll index)`, check);
-  it(`${name} (SQL)`, () => withoutRollIndexes(ctx.db, check));
+  it(`${name} (SQL)`, () => ctx.app.rollIndexes!.withoutIndexes(check));
 };
 
 describe('year built', () => {

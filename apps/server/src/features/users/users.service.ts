@@ -14,10 +14,11 @@ import type { Db, Executor } from '../../db/database.ts';
 import { AppError, forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { hashPassword } from '../auth/password.ts';
-import { sessionsRepository } from '../auth/sessions.repository.ts';
-import { hashToken } from '../auth/sessions.service.ts';
-import { clientsRepository } from '../clients/clients.repository.ts';
+import { endSessionsOf } from '../auth/sessions.service.ts';
+import { clientsService } from '../clients/clients.service.ts';
 import { toUserDto, usersRepository, type UserRow } from './users.repository.ts';
+
+export { toUserDto } from './users.repository.ts';
 
 export type ParsedUserBody = z.output<typeof UserBody>;
 
@@ -47,10 +48,29 @@ export interface UserActor extends Actor {
  *   password; never their own role), as the admins list offers no self-edit to anyone else.
  */
 export const usersService = {
+  /** An account by username or email (case-insensitive), for signing in; null when there is none. */
+  async findByIdentity(db: Executor, identity: string): Promise<UserRow | null> {
+    return usersRepository.findByIdentity(db, identity);
+  },
+
+  /**
+   * Creates an account, or sets an existing one's role, client and password (it keeps its name and
+   * email), as the operator's demo seeds it: no actor, no audit, none of the rules above.
+   */
+  async saveSeeded(
+    db: Executor,
+    existingId: number | null,
+    values: Parameters<typeof usersRepository.insert>[1],
+  ): Promise<void> {
+    const { username: _username, email: _email, ...changes } = values;
+    if (existingId === null) await usersRepository.insert(db, values);
+    else await usersRepository.update(db, existingId, changes);
+  },
+
   /** The admins of one municipality, sorted by username. @throws 403, 404 (unknown client). */
   async listForClient(db: Db, actor: Actor, clientId: number): Promise<User[]> {
     if (!canManageAdmins(actor, clientId)) throw forbidden('Only a Super Administrator may manage admins');
-    if (!(await clientsRepository.findById(db, clientId))) throw notFound('No such municipality');
+    if (!(await clientsService.findById(db, clientId))) throw notFound('No such municipality');
     return (await usersRepository.listByClient(db, clientId)).map(toUserDto);
   },
 
@@ -145,7 +165,7 @@ export const usersService = {
           ...(passwordHash ? { passwordHash } : {}),
         });
         if (!updated) return null;
-        if (passwordHash || emailChanged) await revokeSessions(tx, id, self ? actor.accessToken : null);
+        if (passwordHash || emailChanged) await endSessionsOf(tx, id, self ? actor.accessToken : null);
         await auditService.record(tx, {
           ...actor.audit,
           clientId: updated.manages ?? target.manages,
@@ -225,7 +245,7 @@ async function checkManages(db: Executor, roleId: RoleId, manages: number | null
     return;
   }
   if (manages === null) throw validationFailed('Manages', 'a municipality admin must manage a client');
-  if (!(await clientsRepository.findById(db, manages)))
+  if (!(await clientsService.findById(db, manages)))
     throw validationFailed('Manages', 'no such municipality');
 }
 
@@ -265,9 +285,4 @@ function findPgError(err: unknown): { code?: string; constraint?: string } | nul
     e = c.cause;
   }
   return null;
-}
-
-async function revokeSessions(db: Executor, userId: number, keepToken: string | null) {
-  if (keepToken) await sessionsRepository.deleteForUserExcept(db, userId, hashToken(keepToken));
-  else await sessionsRepository.deleteForUser(db, userId);
 }

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { recordComponentTrace } from '@/lib/component-trace';
-import { CrashScreen } from './crash-screen';
+import { CrashBoundary } from './crash-screen';
 
 function Broken(): never {
   throw new Error('Cannot read the roll of Springfield');
@@ -15,12 +14,14 @@ function Page() {
   );
 }
 
-/** The app's router shape: every route under one errorElement; the root reports component stacks. */
+/** The app's shape (app/router.tsx): every page under one CrashBoundary; the root reports component stacks. */
 function renderBrokenPage() {
-  const router = createMemoryRouter([
-    { errorElement: <CrashScreen />, children: [{ path: '/', Component: Page }] },
-  ]);
-  return render(<RouterProvider router={router} />, { onCaughtError: recordComponentTrace });
+  return render(
+    <CrashBoundary resetKey="/">
+      <Page />
+    </CrashBoundary>,
+    { onCaughtError: recordComponentTrace },
+  );
 }
 
 afterEach(() => {

@@ -1,19 +1,45 @@
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Component, type ReactNode } from 'react';
 import { useComponentTrace } from '@/lib/component-trace';
+
+interface CrashBoundaryProps {
+  children: ReactNode;
+  /** A new value (the next page) leaves the crash screen for the children again. */
+  resetKey: unknown;
+}
+interface CrashBoundaryState {
+  error: unknown;
+  resetKey: unknown;
+}
+
+/** Shows the crash screen in place of `children` when they throw while rendering or fail to load. */
+export class CrashBoundary extends Component<CrashBoundaryProps, CrashBoundaryState> {
+  override state: CrashBoundaryState = { error: null, resetKey: this.props.resetKey };
+
+  static getDerivedStateFromError(error: unknown): Partial<CrashBoundaryState> {
+    // A thrown null or undefined is still a crash.
+    return { error: error ?? new Error(String(error)) };
+  }
+
+  static getDerivedStateFromProps(
+    props: CrashBoundaryProps,
+    state: CrashBoundaryState,
+  ): Partial<CrashBoundaryState> | null {
+    return props.resetKey === state.resetKey ? null : { error: null, resetKey: props.resetKey };
+  }
+
+  override render() {
+    return this.state.error ? <CrashScreen error={this.state.error} /> : this.props.children;
+  }
+}
 
 /**
  * Spec §2: "Something went wrong." with Return Home, the error message and the component trace.
  * The trace is for developers: production builds leave it out.
  */
-export function CrashScreen() {
-  const error = useRouteError();
+export function CrashScreen({ error }: { error: unknown }) {
   const componentTrace = useComponentTrace(error);
-  const message = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : String(error);
-  // A render error has a component stack; a failed lazy load or loader only has the script's stack.
+  const message = error instanceof Error ? error.message : String(error);
+  // A render error has a component stack; a failed lazy load only has the script's stack.
   const trace = componentTrace?.replace(/^\n+/, '') ?? (error instanceof Error ? error.stack : undefined);
   return (
     <main id="main-content" className="grid-container padding-y-6">

@@ -13,6 +13,15 @@ export interface PublicLayoutProps {
   town?: { state: string; city: string } | null;
 }
 
+/** A public page's main content, where the skip link leads (also painted by the server: painted-page.tsx). */
+export function PublicMain({ children }: { children: ReactNode }) {
+  return (
+    <main id="main-content" tabIndex={-1} className="opp-main">
+      {children}
+    </main>
+  );
+}
+
 /**
  * Every public page: skip link, the portal title linking home, the town's Admin link when there is a
  * town, and the §1 footer ("© {year} {local government}. All rights reserved.").
@@ -41,9 +50,7 @@ export function PublicLayout({ children, owner, town }: PublicLayoutProps) {
           </nav>
         </div>
       </header>
-      <main id="main-content" tabIndex={-1} className="opp-main">
-        {children}
-      </main>
+      <PublicMain>{children}</PublicMain>
       <footer className="opp-footer">
         <div className="opp-footer__inner">
           © {year} {owner?.trim() || 'Local Government'}. All rights reserved.

@@ -10,6 +10,7 @@ export function FileField({
   accept,
   error,
   disabled,
+  multiple,
   inputRef,
   onPick,
 }: {
@@ -18,8 +19,10 @@ export function FileField({
   accept: string;
   error: string | null;
   disabled?: boolean;
+  /** Several files may be picked: `onPick` then also gets them all. */
+  multiple?: boolean;
   inputRef?: Ref<HTMLInputElement>;
-  onPick: (file: File | null) => void;
+  onPick: (file: File | null, files: File[]) => void;
 }) {
   const errorId = `${id}-error`;
   return (
@@ -39,9 +42,13 @@ export function FileField({
         type="file"
         accept={accept}
         disabled={disabled}
+        multiple={multiple}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}
-        onChange={(e) => onPick(e.target.files?.[0] ?? null)}
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          onPick(files[0] ?? null, files);
+        }}
       />
     </div>
   );

@@ -31,7 +31,7 @@ export function builtInFormat(name: string): Mapping {
   const json = BUILT_IN[name];
   if (json === undefined)
     throw new MappingError(name, [
-      `no such format (the formats are ${Object.keys(BUILT_IN).join(', ')}; or give a mapping file with --mapping)`,
+      `no such format (the formats are ${Object.keys(BUILT_IN).join(', ')}; or use a mapping file)`,
     ]);
   return readMapping(json, `format ${name}`);
 }

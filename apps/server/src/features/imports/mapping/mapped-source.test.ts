@@ -276,7 +276,7 @@ describe('mapping engine', () => {
     expect(ok.input.unusedColumns[0]!.columns).toEqual(['EXTRA']);
   });
 
-  it('reads a Vision export in several files: MBLU to map/lot (raw kept), sale and building rows grouped, suppressed owners left out', async () => {
+  it('reads a Vision export in several files: MBLU to map/lot (raw kept), sale and building rows grouped, suppressed owners flagged', async () => {
     const { records } = await recordsOf(builtInFormat('vision'), [
       file(
         'rem.csv',
@@ -303,6 +303,7 @@ describe('mapping engine', () => {
         StreetName: 'MAIN ST',
         LandValue: 45000,
         Taxable: 200500,
+        SuppressOwner: false,
         Owners: [
           { OwnerName: 'LIBBY, SARAH', ZipCode: '04040' },
           { OwnerName: 'LIBBY, PAUL', ZipCode: '04040' },
@@ -330,7 +331,10 @@ describe('mapping engine', () => {
         StreetName: 'POND RD',
         LandValue: 21000,
         Taxable: 21000,
-        Sales: [{ SaleDate: '2020-05-01', SalePrice: 5000, Book: '1', Page: '2' }],
+        // Kept in the roll and flagged: the server withholds them on every public path (owner-privacy.ts).
+        SuppressOwner: true,
+        Owners: [{ OwnerName: 'SECRET, ANN', ZipCode: '04040' }],
+        Sales: [{ SaleDate: '2020-05-01', SalePrice: 5000, Book: '1', Page: '2', SaleParty: 'SECRET, ANN' }],
       },
     ]);
   });

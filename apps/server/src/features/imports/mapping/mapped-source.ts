@@ -829,6 +829,13 @@ class Engine {
     const v = o.value;
     if (v === null) return null;
     if (kind === 'text') return typeof v === 'boolean' ? (v ? 'Yes' : 'No') : String(v);
+    if (kind === 'flag') {
+      if (typeof v === 'boolean') return v;
+      if (typeof v === 'number') return v !== 0;
+      const f = toFlag(v);
+      if ('problem' in f) problems.push(`${where}: ${f.problem}`);
+      return 'value' in f ? f.value : null;
+    }
     if (kind === 'date') {
       if (typeof v !== 'string') {
         problems.push(`${where}: expected a date, got ${String(v)}`);

@@ -362,13 +362,13 @@ export function readMapping(json: unknown, source: string): Mapping {
   return mapping;
 }
 
-/** Reads a mapping file from disk. */
-export function loadMappingFile(file: string): Mapping {
+/** Reads a mapping file from disk; `name` is what messages call it (an upload's own name). */
+export function loadMappingFile(file: string, name = path.basename(file)): Mapping {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new MappingError(path.basename(file), [
+    throw new MappingError(name, [
       `cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
     ]);
   }
@@ -376,9 +376,9 @@ export function loadMappingFile(file: string): Mapping {
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw new MappingError(path.basename(file), [`not valid JSON (${(err as Error).message})`]);
+    throw new MappingError(name, [`not valid JSON (${(err as Error).message})`]);
   }
-  return readMapping(json, path.basename(file));
+  return readMapping(json, name);
 }
 
 export { isListSpec };

@@ -7,7 +7,7 @@ import type { z } from 'zod';
  * field a mapping can fill, with nothing to change here.
  */
 
-export type Kind = 'text' | 'number' | 'integer' | 'date';
+export type Kind = 'text' | 'number' | 'integer' | 'date' | 'flag';
 
 export type FieldPart =
   { k: 'value'; kind: Kind } | { k: 'udv' } | { k: 'list'; item: Record<string, Kind> } | { k: 'images' };
@@ -17,6 +17,7 @@ function kindOf(schema: z.ZodType): Kind {
   if (check?.k === 'num') return 'number';
   if (check?.k === 'int') return 'integer';
   if (check?.k === 'date') return 'date';
+  if (check?.k === 'flag') return 'flag';
   return 'text';
 }
 

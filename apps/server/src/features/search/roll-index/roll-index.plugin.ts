@@ -1,11 +1,11 @@
 import fp from 'fastify-plugin';
-import { attachRollIndexes, RollIndexRegistry } from './roll-index.registry.ts';
+import { RollIndexRegistry } from './roll-index.registry.ts';
 
 /**
  * How long a starting node waits for its large rolls' indexes before it takes traffic (/readyz) anyway,
  * searching them in SQL until they are built.
  */
-export const READY_WAIT_MS = 120_000;
+const READY_WAIT_MS = 120_000;
 
 /**
  * The roll index registry's life: made with the app, its largest rolls warmed once the app is ready (the
@@ -26,7 +26,6 @@ export const rollIndexPlugin = fp(async (app) => {
     : null;
   app.decorate('rollIndexes', registry);
   if (!registry) return;
-  const detach = attachRollIndexes(app.database.db, registry);
   if (config.warm)
     app.addHook('onReady', async () => {
       // In the background: the node answers /healthz meanwhile, and its /readyz says when it is done.
@@ -35,8 +34,5 @@ export const rollIndexPlugin = fp(async (app) => {
         .catch((err: unknown) => app.log.warn({ err }, 'search index warm-up failed'));
       app.readiness.holdUntil(warm, READY_WAIT_MS);
     });
-  app.addHook('onClose', async () => {
-    await registry.close();
-    detach();
-  });
+  app.addHook('onClose', () => registry.close());
 });

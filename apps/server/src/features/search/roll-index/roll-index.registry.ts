@@ -9,10 +9,16 @@ import { RollIndexThread } from './roll-index.thread.ts';
 /*
  * The roll indexes of one database in this process: built lazily (or warmed at start), one build at a
  * time, bounded by an LRU on their bytes. Keyed by roll id, an entry can never be wrong (a roll never
- * changes once published), only wasted memory once its client has published another roll.
+ * changes once published), only wasted memory once its client has published another roll. A town whose
+ * owner names are not searchable (properties/owner-privacy.ts) has its roll indexed without their words,
+ * under its own key (the roll id negated): a change of the setting is a new key, built like a new roll,
+ * and the client's other index is evicted as a replaced roll's is.
  */
 
-export interface RollIndexOptions {
+/** The key of a roll's index: its id, negated when built without owner names' words. */
+const keyOf = (rollId: number, withoutOwnerNames: boolean) => (withoutOwnerNames ? -rollId : rollId);
+
+interface RollIndexOptions {
   /** Rolls up to this many parcels are indexed before their first search is answered (a build takes ms). */
   awaitUpTo: number;
   /** All indexes of this process together stay under this many bytes (least recently used go first). */
@@ -63,17 +69,23 @@ export class RollIndexRegistry {
    * The roll's index when it is ready (or small enough to build now), else null: the caller answers
    * with SQL while the index builds in the background.
    */
-  async forRoll(clientId: number, rollId: number, parcelCount: number): Promise<RollIndex | null> {
+  async forRoll(
+    clientId: number,
+    rollId: number,
+    parcelCount: number,
+    withoutOwnerNames = false,
+  ): Promise<RollIndex | null> {
     if (this.bypassed > 0) return null;
-    const entry = this.ready.get(rollId);
+    const key = keyOf(rollId, withoutOwnerNames);
+    const entry = this.ready.get(key);
     if (entry) {
       // Most recently used last.
-      this.ready.delete(rollId);
-      this.ready.set(rollId, entry);
+      this.ready.delete(key);
+      this.ready.set(key, entry);
       return entry.index;
     }
-    this.evictReplaced(clientId, rollId);
-    const pending = this.build(clientId, rollId, { evict: true, parcels: parcelCount });
+    this.evictReplaced(clientId, key);
+    const pending = this.build(clientId, rollId, { evict: true, parcels: parcelCount, withoutOwnerNames });
     if (!pending) return null;
     return parcelCount <= this.options.awaitUpTo ? pending : null;
   }
@@ -81,8 +93,8 @@ export class RollIndexRegistry {
   /** The state for operations: roll ids indexed and being built. */
   state(): { ready: number[]; building: number[]; bytes: number } {
     return {
-      ready: [...this.ready.keys()],
-      building: [...this.building.keys()],
+      ready: [...this.ready.keys()].map(Math.abs),
+      building: [...this.building.keys()].map(Math.abs),
       bytes: [...this.ready.values()].reduce((sum, e) => sum + e.index.bytes, 0),
     };
   }
@@ -132,7 +144,11 @@ export class RollIndexRegistry {
       // Until one is built its size is a guess, so the largest roll is always tried (keep() decides).
       if (parcels > 0 && this.state().bytes + (r.parcelCount * bytes) / parcels > this.options.memoryBytes)
         continue;
-      const index = await this.build(r.clientId, r.rollId, { evict: false, parcels: r.parcelCount });
+      const index = await this.build(r.clientId, r.rollId, {
+        evict: false,
+        parcels: r.parcelCount,
+        withoutOwnerNames: r.withoutOwnerNames,
+      });
       if (index) {
         parcels += index.size;
         bytes += index.bytes;
@@ -160,46 +176,52 @@ export class RollIndexRegistry {
     this.ready.clear();
   }
 
-  /** A client now serves another roll: its previous roll's index is only wasted memory. */
-  private evictReplaced(clientId: number, rollId: number) {
-    for (const [id, e] of this.ready) if (e.clientId === clientId && id !== rollId) this.ready.delete(id);
+  /** A client now serves another roll (or setting): its previous index is only wasted memory. */
+  private evictReplaced(clientId: number, key: number) {
+    for (const [id, e] of this.ready) if (e.clientId === clientId && id !== key) this.ready.delete(id);
   }
 
   /** The build of a roll (shared by concurrent callers), or null when it cannot be built now. */
   private build(
     clientId: number,
     rollId: number,
-    options: { evict: boolean; parcels: number },
+    options: { evict: boolean; parcels: number; withoutOwnerNames: boolean },
   ): Promise<RollIndex | null> | null {
     if (this.closed) return null;
-    const ready = this.ready.get(rollId);
+    const key = keyOf(rollId, options.withoutOwnerNames);
+    const ready = this.ready.get(key);
     if (ready) return Promise.resolve(ready.index);
-    const running = this.building.get(rollId);
+    const running = this.building.get(key);
     if (running) return running;
-    const failed = this.failedAt.get(rollId);
+    const failed = this.failedAt.get(key);
     if (failed !== undefined && Date.now() - failed < RETRY_AFTER_MS) return null;
     const promise = this.queue
       .catch(() => {})
-      .then(() => this.read(clientId, rollId, options.parcels))
+      .then(() => this.read(clientId, rollId, options.parcels, options.withoutOwnerNames))
       .then(
         (index) => {
-          this.building.delete(rollId);
-          if (index && !this.keep(clientId, index, options.evict)) return null;
+          this.building.delete(key);
+          if (index && !this.keep(clientId, key, index, options.evict)) return null;
           return index;
         },
         (err: unknown) => {
-          this.building.delete(rollId);
-          this.failedAt.set(rollId, Date.now());
+          this.building.delete(key);
+          this.failedAt.set(key, Date.now());
           if (!this.closed) this.options.log?.warn({ err, rollId }, 'search index build failed; using SQL');
           return null;
         },
       );
-    this.building.set(rollId, promise);
+    this.building.set(key, promise);
     this.queue = promise;
     return promise;
   }
 
-  private async read(clientId: number, rollId: number, parcels: number): Promise<RollIndex | null> {
+  private async read(
+    clientId: number,
+    rollId: number,
+    parcels: number,
+    withoutOwnerNames: boolean,
+  ): Promise<RollIndex | null> {
     const started = performance.now();
     // A roll small enough to be indexed before its first search builds here, in milliseconds; a larger
     // one on a thread of its own (roll-index.thread.ts), which this thread only feeds.
@@ -210,7 +232,13 @@ export class RollIndexRegistry {
       let after: string | null = null;
       for (;;) {
         if (this.closed) return null;
-        const batch = await rollIndexRepository.readBatch(this.db, rollId, after, this.options.batch);
+        const batch = await rollIndexRepository.readBatch(
+          this.db,
+          rollId,
+          after,
+          this.options.batch,
+          withoutOwnerNames,
+        );
         if (thread) await thread.add(batch.bytes);
         else readIndexRows(batch.bytes, (r) => builder!.add(r));
         if (batch.rows < this.options.batch) break;
@@ -249,42 +277,17 @@ export class RollIndexRegistry {
    * with `evict` false (warming), keeps it only if it fits beside the others.
    * @returns whether the index was kept.
    */
-  private keep(clientId: number, index: RollIndex, evict: boolean): boolean {
+  private keep(clientId: number, key: number, index: RollIndex, evict: boolean): boolean {
     if (this.closed) return false;
     if (!evict && this.state().bytes + index.bytes > this.options.memoryBytes) return false;
-    this.evictReplaced(clientId, index.rollId);
-    this.ready.set(index.rollId, { index, clientId });
+    this.evictReplaced(clientId, key);
+    this.ready.set(key, { index, clientId });
     let total = this.state().bytes;
     for (const [id, e] of this.ready) {
-      if (total <= this.options.memoryBytes || id === index.rollId) break;
+      if (total <= this.options.memoryBytes || id === key) break;
       total -= e.index.bytes;
       this.ready.delete(id);
     }
     return true;
   }
-}
-
-/*
- * The app's registry is `app.rollIndexes` (roll-index.plugin.ts). Until the search service takes it from
- * its routes, it also finds it by the database handle here.
- */
-const registries = new WeakMap<object, RollIndexRegistry>();
-
-/** Makes `registry` the one rollIndexesOf(db) answers (roll-index.plugin.ts) until the returned detach. */
-export function attachRollIndexes(db: Executor, registry: RollIndexRegistry): () => void {
-  registries.set(db, registry);
-  return () => {
-    if (registries.get(db) === registry) registries.delete(db);
-  };
-}
-
-/** The registry of a database, or undefined when indexes are off (every search then uses SQL). */
-export function rollIndexesOf(db: Executor): RollIndexRegistry | undefined {
-  return registries.get(db);
-}
-
-/** Runs `fn` with the database's searches on the SQL path: RollIndexRegistry.withoutIndexes. */
-export function withoutRollIndexes<T>(db: Executor, fn: () => Promise<T>): Promise<T> {
-  const registry = registries.get(db);
-  return registry ? registry.withoutIndexes(fn) : fn();
 }

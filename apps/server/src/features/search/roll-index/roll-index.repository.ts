@@ -2,23 +2,30 @@ import { sql } from 'drizzle-orm';
 import { escapeLiteral } from 'pg';
 import type { PropertySummary } from '@opp/contracts';
 import { copyTo, queryRows, type Executor } from '../../../db/database.ts';
+import { ownerNamesSearchable } from '../../properties/owner-privacy.ts';
 import { INDEX_COLUMNS } from '../search-columns.ts';
 import { batchEnd } from './roll-index.rows.ts';
 
 /** The index's select list (search-columns.ts): the account first, as batchEnd reads it. */
 const SELECT_LIST = INDEX_COLUMNS.map((c) => c.read ?? c.name).join(', ');
+/** The same for a town whose owner names are not searchable (properties/owner-privacy.ts). */
+const SELECT_LIST_WITHOUT_OWNER_NAMES = INDEX_COLUMNS.map(
+  (c) => c.readWithoutOwnerNames ?? c.read ?? c.name,
+).join(', ');
 
 /** A batch of index rows (roll-index.rows.ts reads them), how many, and the last one's account. */
-export interface IndexRowBatch {
+interface IndexRowBatch {
   bytes: Uint8Array;
   rows: number;
   lastAccount: string | null;
 }
 
-export interface ActiveRoll {
+interface ActiveRoll {
   clientId: number;
   rollId: number;
   parcelCount: number;
+  /** The town's owner names are not searchable: its index is built without their words. */
+  withoutOwnerNames: boolean;
 }
 
 export const rollIndexRepository = {
@@ -32,6 +39,7 @@ export const rollIndexRepository = {
     rollId: number,
     afterAccount: string | null,
     limit: number,
+    withoutOwnerNames = false,
   ): Promise<IndexRowBatch> {
     if (!Number.isSafeInteger(rollId) || !Number.isSafeInteger(limit))
       throw new Error('readBatch takes whole numbers');
@@ -39,7 +47,7 @@ export const rollIndexRepository = {
     const after = afterAccount === null ? '' : `and account > ${escapeLiteral(afterAccount)}`;
     const bytes = await copyTo(
       db,
-      `select ${SELECT_LIST}
+      `select ${withoutOwnerNames ? SELECT_LIST_WITHOUT_OWNER_NAMES : SELECT_LIST}
          from properties
         where roll_id = ${rollId} ${after}
         order by account
@@ -63,12 +71,27 @@ export const rollIndexRepository = {
 
   /** The published rolls of active clients, largest first (what a starting node warms). */
   async activeRolls(db: Executor): Promise<ActiveRoll[]> {
-    const rows = await queryRows<{ id: number; active_roll_id: number; parcel_count: number }>(
+    const rows = await queryRows<{
+      id: number;
+      active_roll_id: number;
+      parcel_count: number;
+      publish_owner_names: boolean;
+      owner_name_search: boolean;
+    }>(
       db,
-      sql`select id, active_roll_id, parcel_count from clients
+      sql`select id, active_roll_id, parcel_count, publish_owner_names, owner_name_search
+            from clients
            where is_active and active_roll_id is not null
            order by parcel_count desc, id`,
     );
-    return rows.map((r) => ({ clientId: r.id, rollId: r.active_roll_id, parcelCount: r.parcel_count }));
+    return rows.map((r) => ({
+      clientId: r.id,
+      rollId: r.active_roll_id,
+      parcelCount: r.parcel_count,
+      withoutOwnerNames: !ownerNamesSearchable({
+        publishOwnerNames: r.publish_owner_names,
+        ownerNameSearch: r.owner_name_search,
+      }),
+    }));
   },
 };

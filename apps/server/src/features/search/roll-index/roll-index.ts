@@ -820,7 +820,7 @@ class MirroredOrder implements RowOrder {
   constructor(
     readonly ascending: Uint32Array,
     private readonly ranks: Uint32Array | Uint16Array,
-    private readonly nullRank: number,
+    nullRank: number,
   ) {
     this.nonNull = this.firstAtLeast(nullRank, ascending.length);
   }

@@ -76,6 +76,8 @@ const town: PublicClient = {
   PaymentLink: '',
   ParcelCount: 0,
   LastUpdated: null,
+  PublishOwnerNames: true,
+  OwnerNameSearch: true,
 };
 const boss: User = {
   UserId: 1,
@@ -466,12 +468,28 @@ describe('municipality admin: signed in', () => {
     expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/contact/12')).toBe(true);
   });
 
+  it('the Super Administrator sees the owner privacy settings, read-only (issue 39)', async () => {
+    signIn(boss);
+    fakeApi({
+      ...baseHandlers(boss),
+      'GET /api/client/7': () => ({ status: 200, body: { ...town, PublishOwnerNames: false } }),
+    });
+    renderAdmin();
+    const heading = await screen.findByRole('heading', { name: 'Owner privacy' });
+    const section = heading.closest('section') as HTMLElement;
+    expect(within(section).getByText(/^Withheld: no owner name or mailing address/)).toBeTruthy();
+    expect(within(section).getByText(/^Off: searching for an owner’s name finds nothing/)).toBeTruthy();
+    expect(within(section).queryByRole('radio')).toBeNull();
+    expect(within(section).queryByRole('button')).toBeNull();
+  });
+
   it('a Site Administrator sees no Admins list and never asks for it', async () => {
     signIn(site);
     const calls = fakeApi(baseHandlers(site));
     renderAdmin();
     await screen.findByRole('heading', { name: 'Contacts' });
     expect(screen.queryByRole('heading', { name: 'Admins' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Owner privacy' })).toBeNull();
     expect(calls.some((c) => c.path.startsWith('/api/users/'))).toBe(false);
   });
 

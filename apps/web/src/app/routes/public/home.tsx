@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
@@ -5,26 +6,35 @@ import { FindPropertyForm } from '@/features/municipalities/components/find-prop
 import { useDocumentTitle } from '@/hooks/use-document-title';
 
 /**
- * Spec §2 Home: the portal title and the 'Find A Property' panel. The server paints the panel's heading
- * and introduction into index.html before the scripts run (STATIC_HOME_PAGE in
- * apps/server/src/plugins/web-app.ts): change one, change the other.
+ * The home page's panel: its heading and introduction (the page's largest element), then `children`
+ * (the community picker, which needs the app and the API). The server paints it without children before
+ * the scripts run (src/painted-page.tsx).
  */
+export function HomePanel({ children }: { children?: ReactNode }) {
+  return (
+    <div className="opp-home">
+      <section className="opp-home__panel" aria-labelledby="find-heading">
+        <h1 id="find-heading" className="opp-home__heading">
+          Find A Property
+        </h1>
+        <p className="opp-home__intro">
+          Choose a region and a community to search its public property records. No account is needed.
+        </p>
+        {children}
+      </section>
+    </div>
+  );
+}
+
+/** Spec §2 Home: the portal title and the 'Find A Property' panel. */
 export function Component() {
   const navigate = useNavigate();
   useDocumentTitle('Find A Property');
   return (
     <PublicLayout>
-      <div className="opp-home">
-        <section className="opp-home__panel" aria-labelledby="find-heading">
-          <h1 id="find-heading" className="opp-home__heading">
-            Find A Property
-          </h1>
-          <p className="opp-home__intro">
-            Choose a region and a community to search its public property records. No account is needed.
-          </p>
-          <FindPropertyForm onSearch={(state, city) => void navigate(paths.search.getHref(state, city))} />
-        </section>
-      </div>
+      <HomePanel>
+        <FindPropertyForm onSearch={(state, city) => void navigate(paths.search.getHref(state, city))} />
+      </HomePanel>
     </PublicLayout>
   );
 }

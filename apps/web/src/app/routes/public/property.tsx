@@ -3,7 +3,7 @@ import { useParams } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { paths } from '@/config/paths';
 import { useMunicipality } from '@/features/municipalities/api/get-municipality';
-import { TownHeading } from '@/features/municipalities/components/town-heading';
+import { TownHeading, TownPage } from '@/features/municipalities/components/town-heading';
 import { PropertyParcelsSection } from '@/features/parcels/components/lazy-property-parcels';
 import { useProperty } from '@/features/properties/api/get-property';
 import { payNowHref, PropertyBottomBar } from '@/features/properties/components/property-bottom-bar';
@@ -18,6 +18,7 @@ import {
   PropertyInfoSection,
   SalesSection,
   TaxDetailsSection,
+  ValuationHistorySection,
 } from '@/features/properties/components/property-sections';
 import { useResultPosition } from '@/features/search/hooks/use-result-position';
 import { useAlertRedirect } from '@/hooks/use-alert-redirect';
@@ -54,7 +55,7 @@ export function Component() {
 
   return (
     <PublicLayout owner={client?.Description} town={{ state, city }}>
-      <div className="opp-container opp-record">
+      <TownPage record>
         {client ? <TownHeading client={client} as="p" /> : null}
         {p && client ? (
           <>
@@ -66,6 +67,7 @@ export function Component() {
             <BuildingSection p={p} />
             <AdditionalAssessmentsSection p={p} />
             <TaxDetailsSection p={p} />
+            <ValuationHistorySection p={p} />
             {client.HasParcelMap ? (
               <PropertyParcelsSection
                 clientId={client.ClientID}
@@ -86,7 +88,7 @@ export function Component() {
             Loading property record…
           </p>
         )}
-      </div>
+      </TownPage>
     </PublicLayout>
   );
 }

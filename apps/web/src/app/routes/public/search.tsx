@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
 import { ContactInfoButton } from '@/features/contacts-public/components/contact-info';
 import { useMunicipality } from '@/features/municipalities/api/get-municipality';
-import { TownHeading, townName } from '@/features/municipalities/components/town-heading';
+import { TownHeading, TownPage, townName } from '@/features/municipalities/components/town-heading';
 import { ResultsSkeleton } from '@/features/search/components/results-skeleton';
 import { SearchScreen } from '@/features/search/components/search-screen';
 import { useAlertRedirect } from '@/hooks/use-alert-redirect';
@@ -18,7 +18,7 @@ export function Component() {
 
   return (
     <PublicLayout owner={client?.Description} town={{ state, city }}>
-      <div className="opp-container">
+      <TownPage>
         {client ? (
           <>
             <TownHeading client={client}>
@@ -41,7 +41,7 @@ export function Component() {
             <ResultsSkeleton />
           </>
         )}
-      </div>
+      </TownPage>
     </PublicLayout>
   );
 }

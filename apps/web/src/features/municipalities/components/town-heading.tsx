@@ -20,8 +20,8 @@ export { townName };
 
 /**
  * Spec §2: the municipality's banner image, or the heading "City, State" when it has none. The server
- * paints the same heading into index.html before the scripts run (staticTownPage in
- * apps/server/src/plugins/web-app.ts): change one, change the other, or the page shifts when React renders.
+ * paints it into index.html before the scripts run (src/painted-page.tsx): the banner, the page's
+ * largest element, is shown before the app has started.
  */
 export function TownHeading({ client, as: Tag = 'h1', children }: TownHeadingProps) {
   const label = bannerLabel(client);
@@ -53,4 +53,9 @@ export function TownHeading({ client, as: Tag = 'h1', children }: TownHeadingPro
       {children ? <div className="opp-town__actions">{children}</div> : null}
     </div>
   );
+}
+
+/** A town page's body (a record's is marked), its heading first; painted too (src/painted-page.tsx). */
+export function TownPage({ record = false, children }: { record?: boolean; children: ReactNode }) {
+  return <div className={`opp-container${record ? ' opp-record' : ''}`}>{children}</div>;
 }

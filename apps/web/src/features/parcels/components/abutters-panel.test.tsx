@@ -108,6 +108,15 @@ describe('abutters panel', () => {
     expect(screen.getByRole('button', { name: /print list/i })).toBeTruthy();
   });
 
+  it('says "Owner information withheld" for an abutter whose owners are withheld (issue 39)', async () => {
+    answer = (feet) => listOf(feet, [abutter(1, 0), { ...abutter(2, 45), Owners: [], SuppressOwner: true }]);
+    renderPanel();
+    const table = await screen.findByRole('table', { name: 'Abutters within 300 ft, nearest first' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(within(rows[0]!).getByText('NEIGHBOUR 1')).toBeTruthy();
+    expect(within(rows[1]!).getByText('Owner information withheld')).toBeTruthy();
+  });
+
   it('asks again for a chosen or typed distance', async () => {
     const user = userEvent.setup();
     renderPanel();

@@ -3,6 +3,7 @@ import {
   DEFAULT_ABUTTER_DISTANCE_FEET,
   MAX_ABUTTER_DISTANCE_FEET,
   mailingLines,
+  OWNER_WITHHELD,
 } from '@opp/contracts';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -67,16 +68,18 @@ export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps
       key: 'owners',
       label: 'Owners and mailing address',
       render: (a) =>
-        a.Owners.map((o, i) => (
-          <address key={i} className="opp-abutters__owner">
-            <strong>{o.OwnerName}</strong>
-            {mailingLines(o).map((line, j) => (
-              <span key={j} className="display-block">
-                {line}
-              </span>
-            ))}
-          </address>
-        )),
+        a.SuppressOwner
+          ? OWNER_WITHHELD
+          : a.Owners.map((o, i) => (
+              <address key={i} className="opp-abutters__owner">
+                <strong>{o.OwnerName}</strong>
+                {mailingLines(o).map((line, j) => (
+                  <span key={j} className="display-block">
+                    {line}
+                  </span>
+                ))}
+              </address>
+            )),
     },
     { key: 'distance', label: 'Distance (ft)', numeric: true, render: (a) => formatCount(a.DistanceFeet) },
   ];

@@ -1,4 +1,5 @@
-import { mailingLines } from '@opp/contracts/addresses';
+import type { ReactNode } from 'react';
+import { mailingLines, OWNER_WITHHELD } from '@opp/contracts/addresses';
 import { MapIcon } from '@/components/ui/icons';
 import { formatDate, formatLocation } from '@/utils/format';
 import { externalUrl } from '@/utils/links';
@@ -8,15 +9,77 @@ import { ImageCarousel } from './image-carousel';
 
 /**
  * Spec §2 record header: address with apartment and a map-link icon when GISLink is set, owners with
- * their addresses, photos, and map/lot, book/page, account and last updated. The server paints the
- * address heading into index.html before the scripts run (recordHeading and staticRecordHeading in
- * apps/server): change one, change the other.
+ * their addresses, photos, and map/lot, book/page, account and last updated.
  */
 export function PropertyHeader({ p }: { p: PropertyDetail }) {
   const address = formatLocation(p) || `Account ${p.Account}`;
   const gis = externalUrl(p.GISLink);
   const bookPage = [p.Book, p.Page].filter(Boolean).join(' / ');
   const due = totalDue(p);
+  return (
+    <RecordHead address={address} gis={gis} aside={<ImageCarousel images={p.Images} subject={address} />}>
+      {due ? (
+        <p className="opp-due">
+          Total due <strong>{due.amount}</strong>
+          {due.asOf ? ` as of ${due.asOf}` : ''}
+        </p>
+      ) : null}
+      {p.SuppressOwner ? (
+        <p className="opp-owners">{OWNER_WITHHELD}</p>
+      ) : p.Owners.length > 0 ? (
+        <div className="opp-owners">
+          <h2 className="opp-visually-hidden">Owners</h2>
+          {p.Owners.map((o, i) => (
+            <address key={i} className="opp-owner">
+              <strong>{o.OwnerName}</strong>
+              {mailingLines(o).map((line, j) => (
+                <span key={j} className="display-block">
+                  {line}
+                </span>
+              ))}
+            </address>
+          ))}
+        </div>
+      ) : null}
+      <dl className="opp-record-meta">
+        <div>
+          <dt>Map/Lot</dt>
+          <dd>{p.MapLot}</dd>
+        </div>
+        <div>
+          <dt>Book/Page</dt>
+          <dd>{bookPage}</dd>
+        </div>
+        <div>
+          <dt>Account</dt>
+          <dd>{p.Account}</dd>
+        </div>
+        <div>
+          <dt>Last Updated</dt>
+          <dd>{formatDate(p.DateUpdated)}</dd>
+        </div>
+      </dl>
+      {p.LastUpdated ? <p className="opp-asof">Data as of {formatDate(p.LastUpdated)}</p> : null}
+    </RecordHead>
+  );
+}
+
+/**
+ * A record's head: its address as the page's h1 (with a map link when it has one), `children` below it
+ * and `aside` (the photos) beside. The server paints it with the address alone before the scripts run
+ * (src/painted-page.tsx): it is the page's largest element when the record has no photo.
+ */
+export function RecordHead({
+  address,
+  gis = null,
+  children,
+  aside,
+}: {
+  address: string;
+  gis?: string | null;
+  children?: ReactNode;
+  aside?: ReactNode;
+}) {
   return (
     <div className="opp-record-head">
       <div className="opp-record-head__main">
@@ -29,48 +92,9 @@ export function PropertyHeader({ p }: { p: PropertyDetail }) {
             </a>
           ) : null}
         </div>
-        {due ? (
-          <p className="opp-due">
-            Total due <strong>{due.amount}</strong>
-            {due.asOf ? ` as of ${due.asOf}` : ''}
-          </p>
-        ) : null}
-        {p.Owners.length > 0 ? (
-          <div className="opp-owners">
-            <h2 className="opp-visually-hidden">Owners</h2>
-            {p.Owners.map((o, i) => (
-              <address key={i} className="opp-owner">
-                <strong>{o.OwnerName}</strong>
-                {mailingLines(o).map((line, j) => (
-                  <span key={j} className="display-block">
-                    {line}
-                  </span>
-                ))}
-              </address>
-            ))}
-          </div>
-        ) : null}
-        <dl className="opp-record-meta">
-          <div>
-            <dt>Map/Lot</dt>
-            <dd>{p.MapLot}</dd>
-          </div>
-          <div>
-            <dt>Book/Page</dt>
-            <dd>{bookPage}</dd>
-          </div>
-          <div>
-            <dt>Account</dt>
-            <dd>{p.Account}</dd>
-          </div>
-          <div>
-            <dt>Last Updated</dt>
-            <dd>{formatDate(p.DateUpdated)}</dd>
-          </div>
-        </dl>
-        {p.LastUpdated ? <p className="opp-asof">Data as of {formatDate(p.LastUpdated)}</p> : null}
+        {children}
       </div>
-      <ImageCarousel images={p.Images} subject={address} />
+      {aside}
     </div>
   );
 }

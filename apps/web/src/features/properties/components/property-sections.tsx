@@ -318,6 +318,26 @@ const taxColumns: Column<Row<'Taxes'>>[] = [
   },
 ];
 
+const valuationColumns: Column<Row<'ValueHistory'>>[] = [
+  { key: 'year', label: 'Year', render: (v) => String(v.Year) },
+  { key: 'land', label: 'Land Value', render: (v) => formatMoney(v.LandValue), numeric: true },
+  { key: 'bldg', label: 'Building Value', render: (v) => formatMoney(v.BuildingValue), numeric: true },
+  { key: 'total', label: 'Total Value', render: (v) => formatMoney(v.TotalValue), numeric: true },
+];
+
+/**
+ * Earlier years' assessed values (issue 39), newest first: from the town's assessing system, and each
+ * roll the town published before this one.
+ */
+export function ValuationHistorySection({ p }: { p: P }) {
+  const rows = [...p.ValueHistory].sort((a, b) => b.Year - a.Year);
+  return (
+    <PropertySection id="valuation-history" title="Valuation History" empty={rows.length === 0}>
+      <DataTable caption="Valuation history" columns={valuationColumns} rows={rows} />
+    </PropertySection>
+  );
+}
+
 /** Spec §2 Tax Details: the effective date shows as "As Of" in the heading (the latest one given). */
 export function TaxDetailsSection({ p }: { p: P }) {
   const effective = taxesAsOf(p);

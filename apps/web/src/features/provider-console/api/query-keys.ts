@@ -6,4 +6,5 @@ export const providerKeys = {
   contacts: (clientId: number) => [...providerKeys.all, 'contacts', clientId] as const,
   rollRuns: (clientId: number) => [...providerKeys.all, 'roll-runs', clientId] as const,
   rollRun: (clientId: number, runId: number) => [...providerKeys.all, 'roll-run', clientId, runId] as const,
+  rollFormats: () => [...providerKeys.all, 'roll-formats'] as const,
 };

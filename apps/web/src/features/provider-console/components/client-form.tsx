@@ -137,6 +137,26 @@ export function ClientForm({ values, onChange, errors, disabled = false }: Clien
           onChange={(v) => set('PaymentLink', v)}
         />
       </Choice>
+      <Choice
+        legend="Owner names"
+        name={`${id}-owners`}
+        value={values.PublishOwnerNames}
+        yes="Publish"
+        no="Withhold"
+        disabled={disabled}
+        hint="Withhold: no owner name or mailing address of any parcel is shown, exported or searchable."
+        onChange={(v) => set('PublishOwnerNames', v)}
+      />
+      <Choice
+        legend="Owner name search"
+        name={`${id}-owner-search`}
+        value={values.OwnerNameSearch}
+        yes="Allow"
+        no="Deny"
+        disabled={disabled || !values.PublishOwnerNames}
+        hint="Deny: names are shown on records, but searching for a name finds nothing."
+        onChange={(v) => set('OwnerNameSearch', v)}
+      />
     </div>
   );
 }
@@ -220,14 +240,21 @@ interface ChoiceProps {
   no: string;
   onChange: (value: boolean) => void;
   disabled?: boolean;
+  /** A line under the legend saying what the choice does. */
+  hint?: string;
   children?: ReactNode;
 }
 
 /** A two-way toggle as a radio pair (keyboard: arrow keys), with its dependent input below. */
-function Choice({ legend, name, value, yes, no, onChange, disabled, children }: ChoiceProps) {
+function Choice({ legend, name, value, yes, no, onChange, disabled, hint, children }: ChoiceProps) {
   return (
-    <fieldset className="usa-fieldset margin-top-3">
+    <fieldset className="usa-fieldset margin-top-3" aria-describedby={hint ? `${name}-hint` : undefined}>
       <legend className="usa-legend">{legend}</legend>
+      {hint ? (
+        <div className="usa-hint" id={`${name}-hint`}>
+          {hint}
+        </div>
+      ) : null}
       <div className="opp-choice">
         {[
           { label: yes, v: true },

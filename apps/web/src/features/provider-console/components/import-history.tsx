@@ -18,7 +18,14 @@ function outcome(run: ImportRunDto): string {
   }
 }
 
-/** Who published which file when, how many records, and how it ended; newest first. */
+/** How the run's files were read, as the history names it. */
+function reading(run: ImportRunDto): string {
+  if (run.Format) return `Format: ${run.Format}`;
+  if (run.Mapping) return `Mapping: ${run.Mapping}`;
+  return 'Portal format';
+}
+
+/** Who published which files when (and how they were read), how many records, and how it ended; newest first. */
 export function ImportHistory({ clientId }: { clientId: number }) {
   const id = useId();
   const runs = useRollRuns(clientId);
@@ -36,7 +43,7 @@ export function ImportHistory({ clientId }: { clientId: number }) {
             <thead>
               <tr>
                 <th scope="col">Started by</th>
-                <th scope="col">File</th>
+                <th scope="col">Files</th>
                 <th scope="col">Records</th>
                 <th scope="col">Outcome</th>
               </tr>
@@ -49,7 +56,11 @@ export function ImportHistory({ clientId }: { clientId: number }) {
                     <br />
                     <span className="text-base-dark">{r.Actor}</span>
                   </td>
-                  <td className="opp-break">{r.FileName}</td>
+                  <td className="opp-break">
+                    {r.SourceFiles.length > 0 ? r.SourceFiles.join(', ') : r.FileName}
+                    <br />
+                    <span className="text-base-dark">{reading(r)}</span>
+                  </td>
                   <td>{formatCount(r.TotalRecords)}</td>
                   <td>{outcome(r)}</td>
                 </tr>

@@ -263,6 +263,8 @@ describe('client creation modal', () => {
       PictureLevel: 'Per Property',
       AllowPaymentLink: true,
       PaymentLink: '',
+      PublishOwnerNames: true,
+      OwnerNameSearch: true,
     });
     expect(post.auth).toMatch(/^Bearer /);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -324,6 +326,28 @@ describe('client settings modal', () => {
     expect(await screen.findByText('Client saved')).toBeTruthy();
     const patch = api.calls.find((c) => c.method === 'PATCH')!;
     expect(patch.body).toMatchObject({ City: 'Augusta', AllowsImage: false, PictureLevel: '' });
+  });
+
+  it('withholds owner names (issue 39): name search is then off too, and Update sends both', async () => {
+    const api = baseApi({
+      'PATCH /api/client/3': () => ({
+        status: 200,
+        body: makeClient({ ClientID: 3, City: 'Augusta', PublishOwnerNames: false }),
+      }),
+    });
+    signInAs(provider);
+    renderConsole();
+    const dialog = await openSettings();
+    const owners = within(dialog).getByRole('group', { name: 'Owner names' });
+    const search = within(dialog).getByRole('group', { name: 'Owner name search' });
+    expect((within(owners).getByRole('radio', { name: 'Publish' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(search).getByRole('radio', { name: 'Allow' }) as HTMLInputElement).checked).toBe(true);
+    await user().click(within(owners).getByRole('radio', { name: 'Withhold' }));
+    expect((within(search).getByRole('radio', { name: 'Allow' }) as HTMLInputElement).disabled).toBe(true);
+    await user().click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Client saved')).toBeTruthy();
+    const patch = api.calls.find((c) => c.method === 'PATCH')!;
+    expect(patch.body).toMatchObject({ PublishOwnerNames: false, OwnerNameSearch: true });
   });
 
   it('a 401 on Update toasts Session Expired and signs out', async () => {

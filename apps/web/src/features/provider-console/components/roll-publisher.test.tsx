@@ -2,12 +2,37 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
-import type { ImportRunDto } from '@opp/contracts';
+import type { ImportRunDto, RollPreviewDto } from '@opp/contracts';
 import { fakeApi, makeClient, makeRun, provider, renderConsole, signInAs } from '../testing/console-test-kit';
 
-/** Stands in for the browser's XMLHttpRequest: reports upload progress, then answers `reply`. */
-function fakeUpload(reply: { status: number; body: unknown }) {
-  const sent: Array<{ url: string; auth: string | null; file: File | null }> = [];
+/** What the server found in a good file: nothing wrong, two records. */
+function cleanPreview(over: Partial<RollPreviewDto> = {}): RollPreviewDto {
+  return {
+    SourceFiles: ['augusta.jsonl'],
+    Format: null,
+    Mapping: null,
+    Records: 2,
+    Fill: [{ Field: 'Account', Filled: 2, Of: 2 }],
+    UnusedColumns: [],
+    Sample: [
+      { Line: 1, Record: { Account: '1' } },
+      { Line: 2, Record: { Account: '2' } },
+    ],
+    ProblemCount: 0,
+    Problems: [],
+    ...over,
+  };
+}
+
+/**
+ * Stands in for the browser's XMLHttpRequest: reports upload progress, then answers `reply` (a preview
+ * is answered `preview`).
+ */
+function fakeUpload(
+  reply: { status: number; body: unknown },
+  preview: { status: number; body: unknown } = { status: 200, body: cleanPreview() },
+) {
+  const sent: Array<{ url: string; auth: string | null; file: File | null; form: FormData }> = [];
   class FakeXhr {
     upload: {
       onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null;
@@ -29,11 +54,17 @@ function fakeUpload(reply: { status: number; body: unknown }) {
       this.onabort?.();
     }
     send(form: FormData) {
-      sent.push({ url: this.url, auth: this.headers.authorization ?? null, file: form.get('file') as File });
+      sent.push({
+        url: this.url,
+        auth: this.headers.authorization ?? null,
+        file: form.get('file') as File,
+        form,
+      });
+      const answer = this.url.endsWith('/preview') ? preview : reply;
       setTimeout(() => {
         this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 });
-        this.status = reply.status;
-        this.responseText = JSON.stringify(reply.body);
+        this.status = answer.status;
+        this.responseText = JSON.stringify(answer.body);
         this.onload?.();
       }, 10);
     }
@@ -54,6 +85,10 @@ function serverWith(runSteps: ImportRunDto[], history: ImportRunDto[] = []) {
     'GET /api/clients': () => ({ status: 200, body: clients }),
     'GET /api/users/role/1': () => ({ status: 200, body: [provider] }),
     'GET /api/contacts/3': () => ({ status: 200, body: [] }),
+    'GET /api/roll-formats': () => ({
+      status: 200,
+      body: [{ Name: 'massgis-l3', Description: 'Massachusetts Level 3 assessor table' }],
+    }),
     'GET /api/rolls/3': () => ({ status: 200, body: poll >= runSteps.length ? [runSteps.at(-1)] : history }),
     [`GET /api/rolls/3/runs/${runSteps[0]?.RunID ?? 0}`]: () => {
       const step = runSteps[Math.min(poll++, runSteps.length - 1)]!;
@@ -110,13 +145,23 @@ describe('Publish roll', () => {
     const dialog = await openSettings();
     const user = userEvent.setup();
 
-    await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
     expect(within(dialog).getByText('Choose a roll file to publish.')).toBeTruthy();
     expect(sent).toHaveLength(0);
 
     const file = new File(['{"Account":"1"}\n'], 'augusta.jsonl', { type: 'application/x-ndjson' });
     await user.upload(within(dialog).getByLabelText('Roll file'), file);
-    await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    // Nothing is published until the provider has seen what the server found, and confirms.
+    const heading = await within(dialog).findByRole('heading', { name: 'Preview: nothing is published yet' });
+    expect(document.activeElement).toBe(heading);
+    expect(
+      within(dialog).getByText(
+        /2 records in augusta\.jsonl, in the portal’s own format\. No problems found\./,
+      ),
+    ).toBeTruthy();
+    expect(sent).toHaveLength(1);
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm publish' }));
 
     // While loading, the share of the file read: the record total is known only at the end.
     expect(await within(dialog).findByText(/Importing…/, {}, { timeout: 4000 })).toBeTruthy();
@@ -142,9 +187,9 @@ describe('Publish roll', () => {
         { timeout: 4000 },
       ),
     ).toBeTruthy();
-    expect(sent[0]).toMatchObject({ url: '/api/rolls/3' });
-    expect(sent[0]!.auth).toMatch(/^Bearer /);
-    expect(sent[0]!.file?.name).toBe('augusta.jsonl');
+    expect(sent.map((s) => s.url)).toEqual(['/api/rolls/3/preview', '/api/rolls/3']);
+    expect(sent[1]!.auth).toMatch(/^Bearer /);
+    expect(sent[1]!.file?.name).toBe('augusta.jsonl');
 
     // The list behind the modal now shows the new count and date.
     const table = screen.getByRole('table', { name: /Clients, sorted by City/, hidden: true });
@@ -181,7 +226,8 @@ describe('Publish roll', () => {
       within(dialog).getByLabelText('Roll file'),
       new File(['x'], 'bad.csv', { type: 'text/csv' }),
     );
-    await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Confirm publish' }));
     // Said from the first problem on, while the rest of the file is checked.
     expect(
       await within(dialog).findByText(
@@ -216,7 +262,8 @@ describe('Publish roll', () => {
     const dialog = await openSettings();
     const user = userEvent.setup();
     await user.upload(within(dialog).getByLabelText('Roll file'), new File(['x'], 'next.jsonl'));
-    await user.click(within(dialog).getByRole('button', { name: 'Publish roll' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Confirm publish' }));
     expect(
       await within(dialog).findByText(
         'A roll is already being published for this client (big.jsonl); wait for it to finish.',
@@ -264,12 +311,144 @@ describe('Publish roll', () => {
     const dialog = await openSettings();
     // A run that reports no file size (started from the command line): the count alone.
     expect(await within(dialog).findByText('5 records imported so far', {}, { timeout: 4000 })).toBeTruthy();
-    expect((within(dialog).getByRole('button', { name: 'Publish roll' }) as HTMLButtonElement).disabled).toBe(
+    expect((within(dialog).getByRole('button', { name: 'Preview roll' }) as HTMLButtonElement).disabled).toBe(
       true,
     );
     const history = within(dialog).getByRole('table');
     expect(within(history).getByText('earlier.csv')).toBeTruthy();
     expect(within(history).getByText('zoe')).toBeTruthy();
     expect(within(history).getByText('Importing')).toBeTruthy();
+  });
+
+  it('reads a town’s export as a built-in format, shows the preview’s tables, and offers no publish while a record has a problem', async () => {
+    const sent = fakeUpload(
+      { status: 202, body: makeRun({ RunID: 26, ClientID: 3 }) },
+      {
+        status: 200,
+        body: cleanPreview({
+          SourceFiles: ['l3.csv', 'more.csv'],
+          Format: 'massgis-l3',
+          Records: 3,
+          Fill: [
+            { Field: 'Account', Filled: 3, Of: 3 },
+            { Field: 'TotalAcres', Filled: 2, Of: 3 },
+          ],
+          UnusedColumns: [{ File: 'l3.csv', Columns: ['COUNTY_EXTRA'] }],
+          Sample: [
+            {
+              Line: 2,
+              Record: {
+                Account: '1-12',
+                MapLot: '12-1',
+                StreetNumber: '12',
+                StreetName: 'MAIN ST',
+                Owners: [{ OwnerName: 'PINE COVE HOLDINGS LLC' }],
+                LandValue: 100000,
+                TotalAcres: 0.5,
+              },
+            },
+          ],
+          ProblemCount: 1,
+          Problems: ['line 4: TotalBuildingValue (column "BLDG_VAL"): expected a number, got "N/A"'],
+        }),
+      },
+    );
+    serverWith([makeRun({ RunID: 26, ClientID: 3 })]);
+    renderConsole();
+    const dialog = await openSettings();
+    const user = userEvent.setup();
+    const select = within(dialog).getByLabelText('File format');
+    await within(select).findByRole('option', { name: /^massgis-l3: Massachusetts Level 3/ });
+    await user.selectOptions(select, 'massgis-l3');
+    await user.upload(within(dialog).getByLabelText(/^Roll files/), [
+      new File(['PROP_ID\n1\n'], 'l3.csv', { type: 'text/csv' }),
+      new File(['PROP_ID\n2\n'], 'more.csv', { type: 'text/csv' }),
+    ]);
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    await within(dialog).findByRole('heading', { name: 'Preview: nothing is published yet' });
+    expect(sent[0]!.form.get('format')).toBe('massgis-l3');
+    expect(sent[0]!.form.getAll('file').map((f) => (f as File).name)).toEqual(['l3.csv', 'more.csv']);
+    expect(
+      within(dialog).getByText(
+        /3 records in l3\.csv, more\.csv, read as the format massgis-l3\. 1 problem found/,
+      ),
+    ).toBeTruthy();
+
+    const sample = within(dialog).getByRole('table', {
+      name: 'The first 1 record as they will be published',
+    });
+    const cells = within(sample)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+    expect(cells).toEqual([
+      '2',
+      '1-12',
+      '12-1',
+      '12 MAIN ST',
+      'PINE COVE HOLDINGS LLC',
+      '$100,000',
+      '',
+      '0.50',
+    ]);
+    const fill = within(dialog).getByRole('table', { name: 'How many records got a value, by portal field' });
+    expect(within(fill).getByRole('row', { name: /TotalAcres 2 of 3 66\.6%/ })).toBeTruthy();
+    expect(within(dialog).getByText('l3.csv: COUNTY_EXTRA')).toBeTruthy();
+    expect(
+      within(within(dialog).getByRole('list', { name: 'Problems' })).getByText(
+        'line 4: TotalBuildingValue (column "BLDG_VAL"): expected a number, got "N/A"',
+      ),
+    ).toBeTruthy();
+    // A file with a problem cannot be published: no Confirm, and Cancel goes back to the form.
+    expect(within(dialog).queryByRole('button', { name: 'Confirm publish' })).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(within(dialog).queryByRole('heading', { name: 'Preview: nothing is published yet' })).toBeNull();
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    expect(sent).toHaveLength(1);
+  });
+
+  it('sends a mapping file beside the data, and shows a refusal of the mapping by its field', async () => {
+    const sent = fakeUpload(
+      { status: 202, body: makeRun({ RunID: 27, ClientID: 3 }) },
+      {
+        status: 400,
+        body: {
+          statusCode: 400,
+          code: 'validation_failed',
+          message:
+            'mapping: The mapping file town.json cannot be used: fields.TotalAcres.transform: unknown transform "acre"',
+          error: 'Bad Request',
+          fields: [
+            {
+              field: 'mapping',
+              message:
+                'The mapping file town.json cannot be used: fields.TotalAcres.transform: unknown transform "acre"',
+            },
+          ],
+        },
+      },
+    );
+    serverWith([makeRun({ RunID: 27, ClientID: 3 })]);
+    renderConsole();
+    const dialog = await openSettings();
+    const user = userEvent.setup();
+    await user.selectOptions(
+      within(dialog).getByLabelText('File format'),
+      'Another layout, read through a mapping file',
+    );
+    await user.upload(within(dialog).getByLabelText(/^Roll files/), new File(['A\n1\n'], 'parcels.csv'));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    expect(within(dialog).getByText('Choose the mapping file.')).toBeTruthy();
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Mapping file (.json)'));
+    expect(sent).toHaveLength(0);
+    await user.upload(within(dialog).getByLabelText('Mapping file (.json)'), new File(['{}'], 'town.json'));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    expect(
+      await within(dialog).findByText(
+        'The mapping file town.json cannot be used: fields.TotalAcres.transform: unknown transform "acre"',
+      ),
+    ).toBeTruthy();
+    expect((sent[0]!.form.get('mapping') as File).name).toBe('town.json');
+    expect(sent[0]!.form.get('format')).toBeNull();
+    expect(within(dialog).getByLabelText('Mapping file (.json)').getAttribute('aria-invalid')).toBe('true');
   });
 });

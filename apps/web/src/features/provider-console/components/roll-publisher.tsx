@@ -1,35 +1,57 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  EXPORT_ACCEPT,
   isRunInProgress,
+  MAPPING_ACCEPT,
+  MAPPING_MAX_BYTES,
   ROLL_ACCEPT,
   ROLL_MAX_BYTES,
+  ROLL_MAX_FILES,
   type ImportRunDto,
   type PublicClient,
+  type RollPreviewDto,
 } from '@opp/contracts';
 import { ApiError } from '@/lib/api-client';
-import { publishRoll, type UploadProgress } from '../api/publish-roll';
+import { publishRoll, type RollUploadParts, type UploadProgress } from '../api/publish-roll';
+import { previewRoll } from '../api/preview-roll';
+import { useRollFormats } from '../api/get-roll-formats';
 import { useRollRun, useRollRuns } from '../api/get-roll-runs';
 import { providerKeys } from '../api/query-keys';
 import { formatCount } from '@/utils/format';
 import { FileField } from '@/components/ui/file-field';
+import { RollPreview } from './roll-preview';
 
 const MAX_SIZE_TEXT = `${Math.round(ROLL_MAX_BYTES / 1024 ** 3)} GB`;
+/** The format select's value for "read through a mapping file". */
+const MAPPING = '~mapping';
+
+type FieldName = 'format' | 'file' | 'mapping';
 
 /**
- * Spec issue 6 "Publish roll": upload a JSON Lines or CSV roll; the server checks every record before
- * anything changes (problems are listed by line), then imports it in the background while this shows
- * its progress. Reopening the settings of a client whose import is running picks the progress up again.
+ * Spec issue 6 "Publish roll", with issue 39's preview: the provider picks how the files are read (the
+ * portal's own format, a built-in format, or a mapping file uploaded beside the data), sees what the
+ * server found in them (counts, fill rates, the first records, problems) with nothing written, and only
+ * then confirms. Confirming sends the same files again; the server checks every record once more and
+ * imports them in the background while this shows its progress. Reopening the settings of a client
+ * whose import is running picks the progress up again.
  */
 export function RollPublisher({ client }: { client: PublicClient }) {
   const id = useId();
   const queryClient = useQueryClient();
   const fileRef = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState<string | null>(null);
+  const mappingRef = useRef<HTMLInputElement>(null);
+  const previewButtonRef = useRef<HTMLButtonElement>(null);
+  const [format, setFormat] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [mapping, setMapping] = useState<File | null>(null);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [upload, setUpload] = useState<UploadProgress | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [preview, setPreview] = useState<RollPreviewDto | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
   const abortRef = useRef<AbortController | null>(null);
+  const formats = useRollFormats();
   const runs = useRollRuns(client.ClientID);
   const run = useRollRun(client.ClientID, runId);
 
@@ -52,38 +74,116 @@ export function RollPublisher({ client }: { client: PublicClient }) {
 
   useEffect(() => () => abortRef.current?.abort(), []);
 
-  const busy = upload !== null || (run.data ? isRunInProgress(run.data.Status) : runId !== null);
+  const running = run.data ? isRunInProgress(run.data.Status) : runId !== null;
+  const busy = upload !== null || checking || running;
+  const mapped = format !== '';
 
-  const start = async () => {
-    setFileError(null);
-    if (!file) {
-      setFileError('Choose a roll file to publish.');
-      fileRef.current?.focus();
-      return;
+  /** Any change to what would be sent makes the preview stale. */
+  const changed = (field: FieldName) => {
+    setPreview(null);
+    setErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  const fail = (field: FieldName, message: string) => {
+    setErrors({ [field]: message });
+    (field === 'mapping' ? mappingRef : fileRef).current?.focus();
+  };
+
+  /** What is missing or too large before anything is sent, by the field it concerns. */
+  const missing = (): [FieldName, string] | null => {
+    if (files.length === 0) return ['file', 'Choose a roll file to publish.'];
+    if (files.some((f) => f.size > ROLL_MAX_BYTES))
+      return ['file', `The roll file is larger than ${MAX_SIZE_TEXT}.`];
+    if (!mapped && files.length > 1)
+      return ['file', 'Choose one roll file, or a format or mapping for several files.'];
+    if (files.length > ROLL_MAX_FILES)
+      return ['file', `Choose at most ${ROLL_MAX_FILES} files of one export.`];
+    if (format === MAPPING && !mapping) return ['mapping', 'Choose the mapping file.'];
+    if (format === MAPPING && mapping && mapping.size > MAPPING_MAX_BYTES)
+      return ['mapping', `The mapping file is larger than ${MAPPING_MAX_BYTES / 1024 ** 2} MB.`];
+    return null;
+  };
+
+  /** The parts to send, or null after saying what is missing. */
+  const parts = (): RollUploadParts | null => {
+    const problem = missing();
+    if (problem) {
+      fail(...problem);
+      return null;
     }
-    if (file.size > ROLL_MAX_BYTES) {
-      setFileError(`The roll file is larger than ${MAX_SIZE_TEXT}.`);
-      fileRef.current?.focus();
-      return;
-    }
+    if (format === MAPPING && mapping) return { files, mapping };
+    return format ? { files, format } : { files };
+  };
+
+  /** Sends the parts; a refusal is shown by the field it names. */
+  const send = async <T,>(
+    call: (p: RollUploadParts, progress: (u: UploadProgress) => void, signal: AbortSignal) => Promise<T>,
+  ): Promise<T | null> => {
+    setErrors({});
+    const p = parts();
+    if (!p) return null;
     const abort = new AbortController();
     abortRef.current = abort;
-    setUpload({ loaded: 0, total: file.size });
+    setUpload({ loaded: 0, total: p.files.reduce((n, f) => n + f.size, 0) });
     try {
-      const started = await publishRoll(client.ClientID, file, setUpload, abort.signal);
-      queryClient.setQueryData(providerKeys.rollRun(client.ClientID, started.RunID), started);
-      setRunId(started.RunID);
-      setFile(null);
-      if (fileRef.current) fileRef.current.value = '';
-      void queryClient.invalidateQueries({ queryKey: providerKeys.rollRuns(client.ClientID) });
+      return await call(
+        p,
+        (u) => {
+          setUpload(u);
+          // Every byte is sent: the server is reading and checking them now.
+          if (u.loaded >= u.total) setChecking(true);
+        },
+        abort.signal,
+      );
     } catch (err) {
-      if ((err as Error).name !== 'AbortError')
-        setFileError(err instanceof ApiError ? err.message : 'The file could not be uploaded. Try again.');
+      if ((err as Error).name !== 'AbortError') {
+        const field = err instanceof ApiError ? err.fields[0] : undefined;
+        const name: FieldName =
+          field?.field === 'mapping' ? 'mapping' : field?.field === 'format' ? 'format' : 'file';
+        fail(
+          name,
+          field?.message ??
+            (err instanceof ApiError ? err.message : 'The file could not be uploaded. Try again.'),
+        );
+      }
+      return null;
     } finally {
       setUpload(null);
+      setChecking(false);
       abortRef.current = null;
     }
   };
+
+  const showPreview = async () => {
+    setPreview(null);
+    const result = await send((p, progress, signal) => previewRoll(client.ClientID, p, progress, signal));
+    if (result) setPreview(result);
+  };
+
+  const confirm = async () => {
+    const started = await send((p, progress, signal) => publishRoll(client.ClientID, p, progress, signal));
+    if (!started) return;
+    queryClient.setQueryData(providerKeys.rollRun(client.ClientID, started.RunID), started);
+    setRunId(started.RunID);
+    setPreview(null);
+    setFiles([]);
+    setMapping(null);
+    if (fileRef.current) fileRef.current.value = '';
+    if (mappingRef.current) mappingRef.current.value = '';
+    void queryClient.invalidateQueries({ queryKey: providerKeys.rollRuns(client.ClientID) });
+  };
+
+  // Cancel puts focus back on the Preview button, which returns with the form once the preview is gone.
+  const refocus = useRef(false);
+  const cancel = () => {
+    refocus.current = true;
+    setPreview(null);
+  };
+  useEffect(() => {
+    if (preview !== null || !refocus.current) return;
+    refocus.current = false;
+    previewButtonRef.current?.focus();
+  }, [preview]);
 
   return (
     <section aria-labelledby={`${id}-heading`} className="margin-top-4">
@@ -91,25 +191,84 @@ export function RollPublisher({ client }: { client: PublicClient }) {
         Publish roll
       </h3>
       <p className="usa-hint margin-top-0">
-        A JSON Lines (.jsonl) or CSV (.csv) file of at most {MAX_SIZE_TEXT}. Every record is checked before
-        anything changes; the new roll then replaces {client.City}’s records in one step.
+        A file of at most {MAX_SIZE_TEXT}: the portal’s own JSON Lines (.jsonl) or CSV (.csv), or the town’s
+        export read as one of the formats below or through a mapping file. Every record is checked and shown
+        to you before anything changes; the new roll then replaces {client.City}’s records in one step.
       </p>
+      <div className={`usa-form-group${errors.format ? ' usa-form-group--error' : ''}`}>
+        <label className="usa-label" htmlFor={`${id}-format`}>
+          File format
+        </label>
+        {errors.format ? (
+          <span className="usa-error-message" id={`${id}-format-error`} role="alert">
+            {errors.format}
+          </span>
+        ) : null}
+        <select
+          id={`${id}-format`}
+          className="usa-select"
+          value={format}
+          disabled={busy}
+          aria-describedby={errors.format ? `${id}-format-error` : undefined}
+          onChange={(e) => {
+            setFormat(e.target.value);
+            changed('format');
+          }}
+        >
+          <option value="">The portal’s own format (JSON Lines or CSV)</option>
+          {(formats.data ?? []).map((f) => (
+            <option key={f.Name} value={f.Name}>
+              {f.Name}: {f.Description}
+            </option>
+          ))}
+          <option value={MAPPING}>Another layout, read through a mapping file</option>
+        </select>
+      </div>
       <FileField
         id={`${id}-file`}
-        label="Roll file"
-        accept={ROLL_ACCEPT}
-        error={fileError}
+        label={mapped ? 'Roll files (one export: several files are joined by their key)' : 'Roll file'}
+        accept={mapped ? EXPORT_ACCEPT : ROLL_ACCEPT}
+        multiple={mapped}
+        error={errors.file ?? null}
         disabled={busy}
         inputRef={fileRef}
-        onPick={(picked) => {
-          setFile(picked);
-          setFileError(null);
+        onPick={(_first, picked) => {
+          setFiles(picked);
+          changed('file');
         }}
       />
-      <button type="button" className="usa-button margin-top-2" disabled={busy} onClick={() => void start()}>
-        Publish roll
-      </button>
-      <RunProgress upload={upload} run={runId !== null ? (run.data ?? null) : null} />
+      {format === MAPPING ? (
+        <FileField
+          id={`${id}-mapping`}
+          label="Mapping file (.json)"
+          accept={MAPPING_ACCEPT}
+          error={errors.mapping ?? null}
+          disabled={busy}
+          inputRef={mappingRef}
+          onPick={(picked) => {
+            setMapping(picked);
+            changed('mapping');
+          }}
+        />
+      ) : null}
+      {preview === null ? (
+        <button
+          ref={previewButtonRef}
+          type="button"
+          className="usa-button margin-top-2"
+          disabled={busy}
+          onClick={() => void showPreview()}
+        >
+          Preview roll
+        </button>
+      ) : (
+        <RollPreview preview={preview} busy={busy} onConfirm={() => void confirm()} onCancel={cancel} />
+      )}
+      <RunProgress
+        upload={upload}
+        checking={checking && preview === null && runId === null}
+        run={runId !== null ? (run.data ?? null) : null}
+      />
     </section>
   );
 }
@@ -131,11 +290,23 @@ function fileProgress(run: ImportRunDto, done: string) {
 }
 
 /** The upload, then the server's progress, then the outcome; phase changes are announced politely. */
-function RunProgress({ upload, run }: { upload: UploadProgress | null; run: ImportRunDto | null }) {
+function RunProgress({
+  upload,
+  checking,
+  run,
+}: {
+  upload: UploadProgress | null;
+  /** A preview's files are all sent: the server is reading and checking them. */
+  checking: boolean;
+  run: ImportRunDto | null;
+}) {
   const id = useId();
   let phase: string | null = null;
   let bar: { value?: number; max?: number; text: string } | null = null;
-  if (upload) {
+  if (checking) {
+    phase = 'Checking every record for the preview…';
+    bar = { text: 'Nothing is published until you confirm.' };
+  } else if (upload) {
     phase = 'Uploading the roll file…';
     bar = {
       value: upload.loaded,

@@ -81,6 +81,8 @@ export function makeClient(over: Partial<PublicClient> = {}): PublicClient {
     PaymentLink: 'https://pay.example.gov/harrison?acct=',
     ParcelCount: 1234,
     LastUpdated: '2025-03-14T15:00:00.000Z',
+    PublishOwnerNames: true,
+    OwnerNameSearch: true,
     ...over,
   };
 }
@@ -102,6 +104,9 @@ export function makeRun(over: Partial<ImportRunDto> = {}): ImportRunDto {
     Message: null,
     StartedAt: '2025-03-14T15:00:00.000Z',
     FinishedAt: null,
+    Format: null,
+    Mapping: null,
+    SourceFiles: [over.FileName ?? 'roll.jsonl'],
     ...over,
   };
 }

@@ -12,6 +12,8 @@ export interface ClientFormValues {
   PictureLevel: string;
   AllowPaymentLink: boolean;
   PaymentLink: string;
+  PublishOwnerNames: boolean;
+  OwnerNameSearch: boolean;
 }
 
 export type ClientFormErrors = Partial<Record<keyof ClientFormValues, string>>;
@@ -30,6 +32,8 @@ export const NEW_CLIENT: ClientFormValues = {
   PictureLevel: DEFAULT_PICTURE_LEVEL,
   AllowPaymentLink: true,
   PaymentLink: '',
+  PublishOwnerNames: true,
+  OwnerNameSearch: true,
 };
 
 export const clientToForm = (c: PublicClient): ClientFormValues => ({
@@ -43,6 +47,8 @@ export const clientToForm = (c: PublicClient): ClientFormValues => ({
   PictureLevel: c.PictureLevel,
   AllowPaymentLink: c.AllowPaymentLink,
   PaymentLink: c.PaymentLink,
+  PublishOwnerNames: c.PublishOwnerNames,
+  OwnerNameSearch: c.OwnerNameSearch,
 });
 
 /** Spec §5: creation requires these three, with these messages (update has no client-side checks). */
@@ -65,6 +71,8 @@ export const formToBody = (v: ClientFormValues): CreateClientBody & UpdateClient
   PictureLevel: v.AllowsImage ? v.PictureLevel : '',
   AllowPaymentLink: v.AllowPaymentLink,
   PaymentLink: v.AllowPaymentLink ? v.PaymentLink.trim() : '',
+  PublishOwnerNames: v.PublishOwnerNames,
+  OwnerNameSearch: v.OwnerNameSearch,
 });
 
 const FIELDS = new Set<string>(Object.keys(NEW_CLIENT));

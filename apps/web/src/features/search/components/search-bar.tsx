@@ -15,6 +15,8 @@ export interface SearchBarProps {
   /** The Advanced search button, so the dialog can give focus back to it. */
   advancedRef?: Ref<HTMLButtonElement>;
   onClear: () => void;
+  /** The box's id; by default one of its own (the server's painted copy has a known one). */
+  inputId?: string;
 }
 
 const KIND_LABEL: Record<Suggestion['kind'], string> = {
@@ -37,9 +39,10 @@ export function SearchBar({
   onAdvanced,
   advancedRef,
   onClear,
+  inputId: givenInputId,
 }: SearchBarProps) {
   const id = useId();
-  const inputId = `${id}-q`;
+  const inputId = givenInputId ?? `${id}-q`;
   const listId = `${id}-list`;
   // The box painted with the page (before the scripts ran) may already hold typing and focus; untouched,
   // it defers to the search the app shows (a bare URL restores the stored one, spec §4).
@@ -100,10 +103,13 @@ export function SearchBar({
   };
 
   return (
+    // A GET form with a `q` field: painted by the server (src/painted-page.tsx), it searches before the
+    // app has started by loading this page with `?q=`, which the app reads.
     <form
       className="opp-searchbar"
       role="search"
       aria-label="Property search"
+      method="get"
       onSubmit={(e) => {
         e.preventDefault();
         setOpen(false);
@@ -121,6 +127,7 @@ export function SearchBar({
             id={inputId}
             className="usa-input opp-searchbar__input"
             type="search"
+            name="q"
             role="combobox"
             aria-autocomplete="list"
             aria-expanded={expanded}

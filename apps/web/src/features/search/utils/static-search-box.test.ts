@@ -1,9 +1,13 @@
+import type { PublicClient } from '@opp/contracts';
 import { describe, expect, it } from 'vitest';
+import { paintPage } from '@/painted-page';
 import { holdStaticSearchSubmits, readStaticSearchBox, takeLateStaticSearch } from './static-search-box';
 
-/** The painted page's search form, as the server writes it (plugins/web-app.ts staticSearchForm). */
-function paint(value: string) {
-  document.body.innerHTML = `<form action="/Maine/Harrison/search" method="get"><input id="opp-static-q" type="search" name="q" value="${value}"><button type="submit">Search</button></form>`;
+const town = { ClientID: 1, City: 'Harrison', StateProvince: 'Maine', BannerImage: null } as PublicClient;
+
+/** The search page as the server paints it, holding `query` (src/painted-page.tsx). */
+function paint(query: string) {
+  document.body.innerHTML = paintPage({ page: 'search', town, query });
   return document.getElementById('opp-static-q') as HTMLInputElement;
 }
 

@@ -1,9 +1,9 @@
 /**
- * The search box the server paints into index.html before the app runs (staticSearchForm in
- * apps/server/src/plugins/web-app.ts). A visitor may type into it on a slow connection; when React
+ * The search box the server paints into index.html before the app runs (SearchBar itself, rendered by
+ * src/painted-page.tsx with this id). A visitor may type into it on a slow connection; when React
  * replaces it, SearchBar carries on with that text and focus instead of silently dropping them.
  */
-const STATIC_QUERY_ID = 'opp-static-q';
+export const STATIC_QUERY_ID = 'opp-static-q';
 
 export interface StaticSearchBox {
   /** What the visitor typed, or null when the box still holds what the server put there (the URL's q). */
@@ -19,6 +19,8 @@ let readValue: string | null = null;
 let submitted: string | null = null;
 
 function paintedBox(): HTMLInputElement | null {
+  // Rendered for the server's painter (in Node), there is no page yet.
+  if (typeof document === 'undefined') return null;
   const input = document.getElementById(STATIC_QUERY_ID);
   if (!(input instanceof HTMLInputElement)) return null;
   box = input;

@@ -1,0 +1,245 @@
+import path from 'node:path';
+import type { RollFormatDto, RollPreviewDto } from '@opp/contracts';
+import type { Db } from '../../db/database.ts';
+import { auditService, type AuditActor } from '../audit/audit.service.ts';
+import {
+  importRoll,
+  type ImportOptions,
+  type ImportOutcome,
+  type ImportProgress,
+  type RecordSource,
+} from './import.service.ts';
+import { dryRun, type DryRunReport } from './mapping/dry-run.ts';
+import { builtInFormat, listFormats } from './mapping/formats.ts';
+import { openMappedSource } from './mapping/mapped-source.ts';
+import { loadMappingFile, MappingError, type Mapping } from './mapping/mapping-file.ts';
+import { recordSourceFor, rollFormatOf, type SourceOptions } from './record-sources.ts';
+import { rollsRepository, type ImportRun } from './rolls.repository.ts';
+
+/*
+ * The one way into a roll, for the `portal import` command and the provider console's upload alike:
+ * which files are read and how (the portal's own format, a built-in format or a mapping file), the dry
+ * run that shows what an import would do, and the run that publishes it. Callers only say what they
+ * were given and how to report it.
+ */
+
+/** How the files are read: a built-in format, a mapping file (a path), or neither (the portal's own format). */
+export interface RollReading {
+  format?: string;
+  mappingFile?: string;
+  /** The mapping file's own name, when it is stored under another (an upload). */
+  mappingName?: string;
+}
+
+export interface RollFile {
+  path: string;
+  /** The name the person gave it (an upload is stored under a temporary folder). */
+  name: string;
+}
+
+/** Where a roll comes from, as its import run keeps it. */
+export interface RollOrigin {
+  format: string | null;
+  mapping: string | null;
+  mappingJson: Mapping | null;
+  files: string[];
+}
+
+export interface RollInput {
+  /** The records; a file in the portal's own format is streamed (and reports its bytes read). */
+  source: (options?: SourceOptions) => RecordSource;
+  /** What the run and every message call the input: `rem.csv, slh.csv (format vision)`. */
+  fileName: string;
+  origin: RollOrigin;
+  /** A mapped export is read whole when opened: its records are counted, not its bytes. */
+  mapped: boolean;
+  /** The portal fields a mapping fills (a dry run lists them even when no record got a value). */
+  mappedFields: string[] | undefined;
+  unusedColumns: Array<{ file: string; columns: string[] }>;
+}
+
+/**
+ * Why the input cannot be read, before any record: `mapping` (the format or mapping file itself),
+ * `files` (the files do not fit it) or `roll-file` (a file in the portal's own format whose name says it
+ * is not one). `subject` names what was being used.
+ */
+export class RollInputError extends Error {
+  constructor(
+    readonly stage: 'mapping' | 'files' | 'roll-file',
+    readonly subject: string,
+    readonly problems: string[],
+  ) {
+    super(`${subject}: ${problems.join('; ')}`);
+  }
+}
+
+export interface RollCheck extends DryRunReport {
+  sample: Array<{ line: number; record: Record<string, unknown> }>;
+}
+
+const PLAIN_FILE = 'a roll file must end in .jsonl, .ndjson or .csv';
+
+const mappingName = (reading: RollReading) => reading.mappingName ?? path.basename(reading.mappingFile ?? '');
+
+function readingLabel(reading: RollReading): string | null {
+  if (reading.format !== undefined) return `format ${reading.format}`;
+  if (reading.mappingFile !== undefined) return `mapping ${mappingName(reading)}`;
+  return null;
+}
+
+export const rollImportService = {
+  formats(): RollFormatDto[] {
+    return listFormats().map((f) => ({ Name: f.name, Description: f.description }));
+  },
+
+  /**
+   * Opens the files as records. Throws RollInputError, before any record is read, for an unknown
+   * format, a mapping file that cannot be used, a file the mapping has no place for or a column it
+   * needs and does not find (one message per column, naming it).
+   */
+  async open(reading: RollReading, files: RollFile[], options: SourceOptions = {}): Promise<RollInput> {
+    if (reading.format !== undefined && reading.mappingFile !== undefined)
+      throw new RollInputError('mapping', 'format', ['give a format or a mapping file, not both']);
+    const label = readingLabel(reading);
+    if (label === null) {
+      if (files.length !== 1)
+        throw new RollInputError('files', 'files', [
+          'give exactly one file in the portal’s own format (several files need a format or a mapping)',
+        ]);
+      const file = files[0]!;
+      if (!rollFormatOf(file.name)) throw new RollInputError('roll-file', file.name, [PLAIN_FILE]);
+      return {
+        source: (o = options) => recordSourceFor(file.path, file.name, o),
+        fileName: file.name,
+        origin: { format: null, mapping: null, mappingJson: null, files: [file.name] },
+        mapped: false,
+        mappedFields: undefined,
+        unusedColumns: [],
+      };
+    }
+
+    let mapping: Mapping;
+    try {
+      mapping =
+        reading.format !== undefined
+          ? builtInFormat(reading.format)
+          : loadMappingFile(reading.mappingFile!, mappingName(reading));
+    } catch (err) {
+      if (err instanceof MappingError)
+        throw new RollInputError('mapping', reading.format ?? mappingName(reading), err.problems);
+      throw err;
+    }
+    try {
+      const input = await openMappedSource(mapping, files, options);
+      return {
+        source: () => input.source,
+        // The run keeps which files were read and how: `a.csv, b.csv (format vision)`.
+        fileName: `${input.fileNames.join(', ')} (${label})`,
+        origin: {
+          format: reading.format ?? null,
+          mapping: reading.mappingFile !== undefined ? mappingName(reading) : null,
+          mappingJson: reading.format !== undefined ? null : mapping,
+          files: input.fileNames,
+        },
+        mapped: true,
+        mappedFields: Object.keys(mapping.fields),
+        unusedColumns: input.unusedColumns,
+      };
+    } catch (err) {
+      if (err instanceof MappingError)
+        throw new RollInputError(
+          'files',
+          reading.format !== undefined ? `the format ${reading.format}` : mappingName(reading),
+          err.problems,
+        );
+      throw err;
+    }
+  },
+
+  /**
+   * The dry run: every record mapped and checked exactly as an import checks it, nothing written.
+   * Keeps the first `sample` records; `onRecord` sees every one (the command's --preview).
+   */
+  async check(
+    input: RollInput,
+    options: { sample?: number; onRecord?: (value: Record<string, unknown>, line: number) => void } = {},
+  ): Promise<RollCheck> {
+    const sample: RollCheck['sample'] = [];
+    const keep = options.sample ?? 0;
+    const report = await dryRun(input.source(), {
+      mappedFields: input.mappedFields,
+      onRecord: (value, line) => {
+        if (sample.length < keep) sample.push({ line, record: value });
+        options.onRecord?.(value, line);
+      },
+    });
+    return { ...report, sample };
+  },
+
+  previewDto(input: RollInput, check: RollCheck): RollPreviewDto {
+    return {
+      SourceFiles: input.origin.files,
+      Format: input.origin.format,
+      Mapping: input.origin.mapping,
+      Records: check.records,
+      Fill: check.fill.map((f) => ({ Field: f.field, Filled: f.filled, Of: f.of })),
+      UnusedColumns: input.unusedColumns
+        .filter((u) => u.columns.length > 0)
+        .map((u) => ({ File: u.file, Columns: u.columns })),
+      Sample: check.sample.map((s) => ({ Line: s.line, Record: s.record })),
+      ProblemCount: check.problemCount,
+      Problems: check.problems,
+    };
+  },
+
+  /**
+   * The client's new run, with its origin and its audit entry: they stand or fall together, and the
+   * entry names the run whatever its outcome. The caller holds the client's import lock.
+   */
+  async createRun(
+    db: Db,
+    target: { clientId: number; userId: number | null; actor: string },
+    input: RollInput,
+    audit: { actor: AuditActor | null; ip: string | null },
+  ): Promise<ImportRun> {
+    return db.transaction(async (tx) => {
+      const created = await rollsRepository.createRun(tx, {
+        ...target,
+        fileName: input.fileName,
+        origin: input.origin,
+      });
+      await auditService.record(tx, {
+        ...audit,
+        clientId: target.clientId,
+        action: 'roll.publish',
+        entity: 'import_run',
+        entityId: created.id,
+        after: { FileName: input.fileName },
+      });
+      return created;
+    });
+  },
+
+  /** Checks and writes every record of a created run, and publishes the roll when all are good. */
+  publish(
+    db: Db,
+    run: ImportRun,
+    source: RecordSource,
+    onProgress: (p: ImportProgress) => void,
+    options: ImportOptions,
+  ): Promise<ImportOutcome> {
+    return importRoll(
+      db,
+      {
+        clientId: run.clientId,
+        userId: run.userId,
+        actor: run.actor,
+        fileName: run.fileName,
+        runId: run.id,
+      },
+      source,
+      onProgress,
+      options,
+    );
+  },
+};

@@ -1,0 +1,126 @@
+import type { Owner, PropertySummary, Sale } from '@opp/contracts';
+import { indexTerms } from './search-text.ts';
+
+/*
+ * Owners are people (issue 39): the one place that decides what of a parcel's owners leaves the server
+ * on a public path. Every public reader goes through here: the record page (properties.service.ts), search
+ * results, their CSV and the type-ahead (search.service.ts), the abutters list, its CSV and labels
+ * (parcels.service.ts); a later public feature that shows owners must too.
+ *
+ * Two sources of withholding:
+ * - the record's own `SuppressOwner` flag (Vision's REM_INET_SUPPRESS, or a mapped column): decided when
+ *   the roll is published, so the importer already leaves the owners out of the parcel's stored summary,
+ *   search words and name sort key (searchableOwners): they are never in what search reads;
+ * - the town's settings (migrations/0016), which change at any time, so they are applied as each answer
+ *   is made: PublishOwnerNames off withholds every parcel's owners; OwnerNameSearch off (or names not
+ *   published) keeps text search from matching them, by searching without the words only owner names
+ *   give (the `owner_words` search column).
+ * The full record keeps its owners in the database: a town that later publishes them, or turns the flag
+ * off, needs no new roll for the names to show.
+ */
+
+/** A town's owner settings, as the clients table holds them. */
+export interface OwnerSettings {
+  publishOwnerNames: boolean;
+  ownerNameSearch: boolean;
+}
+
+/** What a record carries that decides its owners' privacy. */
+export interface PublicRecordOwners {
+  Owners: Owner[];
+  Sales: Sale[];
+  SuppressOwner?: boolean;
+}
+
+/** Whether a record's owners are withheld from the public. */
+export function ownersWithheld(town: OwnerSettings, record: { SuppressOwner?: boolean }): boolean {
+  return !town.publishOwnerNames || record.SuppressOwner === true;
+}
+
+/** Whether the town publishes owner names at all (off: no parcel's owners, nor their order by name). */
+export function ownerNamesPublished(town: OwnerSettings): boolean {
+  return town.publishOwnerNames;
+}
+
+/** Whether text search may match owner names in the town: only names it publishes and lets be searched. */
+export function ownerNamesSearchable(town: OwnerSettings): boolean {
+  return town.publishOwnerNames && town.ownerNameSearch;
+}
+
+/**
+ * The owners a parcel's search row is made from (summary, words, name sort): none for a record whose
+ * owners are suppressed, so search cannot find, sort or show it by them.
+ */
+export function searchableOwners(record: { Owners: Owner[]; SuppressOwner?: boolean }): Owner[] {
+  return record.SuppressOwner === true ? [] : record.Owners;
+}
+
+/**
+ * Part of the answers' validators (ETag): a change of the town's settings must not be answered 304 with a
+ * copy made under the others.
+ */
+export function ownerSettingsTag(town: OwnerSettings): string {
+  return `${town.publishOwnerNames ? 'p' : '-'}${town.ownerNameSearch ? 's' : '-'}`;
+}
+
+/**
+ * A record as the public may see it: when its owners are withheld, no owners (names and mailing
+ * addresses), no sale party who is a current owner, and `SuppressOwner` true so the page says
+ * "Owner information withheld". Otherwise the record itself. Never changes its argument.
+ */
+export function publicRecord<R extends PublicRecordOwners>(town: OwnerSettings, record: R): R {
+  if (!ownersWithheld(town, record)) return record;
+  const owners = record.Owners.map((o) => wordsOf(o.OwnerName));
+  return {
+    ...record,
+    Owners: [],
+    Sales: record.Sales.map((s) => (isOwner(s.SaleParty, owners) ? { ...s, SaleParty: '' } : s)),
+    SuppressOwner: true,
+  };
+}
+
+/**
+ * The record JSON text as served (properties.service.ts sends stored text without parsing it): parsed
+ * and rewritten only when something may be withheld. A record's flag in its JSON reads exactly
+ * `"SuppressOwner":true` (JSON.stringify of the record); the same characters inside a text value
+ * would have their quotes escaped.
+ */
+export function publicRecordJson(town: OwnerSettings, json: string): string {
+  if (town.publishOwnerNames && !json.includes('"SuppressOwner":true')) return json;
+  return JSON.stringify(publicRecord(town, JSON.parse(json) as PublicRecordOwners));
+}
+
+/** Search results as the public may see them: without owners when the town does not publish them. */
+export function publicSummaries(town: OwnerSettings, rows: PropertySummary[]): PropertySummary[] {
+  if (town.publishOwnerNames) return rows;
+  return rows.map((s) => (s.Owners.length === 0 ? s : { ...s, Owners: [] }));
+}
+
+/**
+ * Summaries as the type-ahead may offer their owners: none where owner names are not searchable (a
+ * suggestion is a match of what was typed).
+ */
+export function searchableSummaries(town: OwnerSettings, rows: PropertySummary[]): PropertySummary[] {
+  if (ownerNamesSearchable(town)) return rows;
+  return rows.map((s) => (s.Owners.length === 0 ? s : { ...s, Owners: [] }));
+}
+
+function wordsOf(name: string): Set<string> {
+  const words = new Set<string>();
+  indexTerms(name, words);
+  return words;
+}
+
+/**
+ * Whether a sale's party names a current owner: every word of an owner's name is among the party's
+ * words, or every word of the party's among an owner's (`SMITH JOHN & MARY` is owner `SMITH, JOHN`;
+ * `SMITH` alone is owner `SMITH, JOHN`). Errs on withholding: a shared full name is enough.
+ */
+function isOwner(party: string, owners: Set<string>[]): boolean {
+  if (!party.trim()) return false;
+  const words = wordsOf(party);
+  if (words.size === 0) return false;
+  return owners.some(
+    (o) => o.size > 0 && ([...o].every((w) => words.has(w)) || [...words].every((w) => o.has(w))),
+  );
+}

@@ -1,0 +1,181 @@
+import { useEffect, useId, useRef } from 'react';
+import { fillPercent, formatLocation, type RollPreviewDto } from '@opp/contracts';
+import { formatAcres, formatCount, formatMoney } from '@/utils/format';
+
+type Loose = Record<string, unknown>;
+
+/** A mapped value as text: the preview's records are not checked yet, so any shape may arrive. */
+const text = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const money = (v: unknown) => (typeof v === 'number' ? formatMoney(v) : text(v));
+const acres = (v: unknown) => (typeof v === 'number' ? formatAcres(v) : text(v));
+const owners = (v: unknown) =>
+  Array.isArray(v)
+    ? v
+        .map((o) => (o && typeof o === 'object' ? text((o as Loose).OwnerName) : ''))
+        .filter(Boolean)
+        .join('; ')
+    : '';
+
+/** The sample's columns: what a clerk checks first in a roll. */
+const COLUMNS: Array<{ label: string; value: (r: Loose) => string }> = [
+  { label: 'Account', value: (r) => text(r.Account) },
+  { label: 'Map/Lot', value: (r) => text(r.MapLot) },
+  {
+    label: 'Location',
+    value: (r) =>
+      formatLocation({
+        StreetNumber: text(r.StreetNumber),
+        Apartment: text(r.Apartment),
+        StreetName: text(r.StreetName),
+      }),
+  },
+  { label: 'Owner', value: (r) => owners(r.Owners) },
+  { label: 'Land value', value: (r) => money(r.LandValue) },
+  { label: 'Building value', value: (r) => money(r.TotalBuildingValue) },
+  { label: 'Acres', value: (r) => acres(r.TotalAcres) },
+];
+
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/**
+ * The preview step of a roll upload (issue 39): what the server found in the files, exactly as the
+ * import checks them, before anything is published. Focus moves to its heading when it appears, so a
+ * keyboard or screen reader user lands on it; Confirm publish is offered only when nothing is wrong.
+ */
+export function RollPreview({
+  preview,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  preview: RollPreviewDto;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), [preview]);
+  const how = preview.Format
+    ? `read as the format ${preview.Format}`
+    : preview.Mapping
+      ? `read through the mapping ${preview.Mapping}`
+      : 'in the portal’s own format';
+  const ok = preview.ProblemCount === 0 && preview.Records > 0;
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="opp-roll-preview margin-top-2">
+      <h4 id={`${id}-heading`} ref={headingRef} tabIndex={-1} className="margin-bottom-1">
+        Preview: nothing is published yet
+      </h4>
+      <p className="margin-top-0 opp-break">
+        {plural(preview.Records, 'record')} in {preview.SourceFiles.join(', ')}, {how}.{' '}
+        {ok
+          ? 'No problems found.'
+          : `${plural(preview.ProblemCount, 'problem')} found: this roll cannot be published as it is.`}
+      </p>
+
+      {preview.Problems.length > 0 ? (
+        <div className="usa-alert usa-alert--error usa-alert--slim">
+          <div className="usa-alert__body">
+            <ul className="opp-run-errors usa-alert__text" aria-label="Problems">
+              {preview.Problems.map((p, i) => (
+                <li key={i}>{p}</li>
+              ))}
+            </ul>
+            {preview.ProblemCount > preview.Problems.length ? (
+              <p className="usa-alert__text">
+                …and {formatCount(preview.ProblemCount - preview.Problems.length)} more.
+              </p>
+            ) : null}
+          </div>
+        </div>
+      ) : null}
+
+      {preview.Sample.length > 0 ? (
+        <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={`${id}-sample`}>
+          <table className="usa-table usa-table--borderless usa-table--compact width-full opp-history">
+            <caption id={`${id}-sample`}>
+              The first {plural(preview.Sample.length, 'record')} as they will be published
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Line</th>
+                {COLUMNS.map((c) => (
+                  <th key={c.label} scope="col">
+                    {c.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {preview.Sample.map((s) => (
+                <tr key={s.Line}>
+                  <td>{s.Line}</td>
+                  {COLUMNS.map((c) => (
+                    <td key={c.label} className="opp-break">
+                      {c.value(s.Record)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+
+      {preview.Fill.length > 0 ? (
+        <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={`${id}-fill`}>
+          <table className="usa-table usa-table--borderless usa-table--compact opp-history">
+            <caption id={`${id}-fill`}>How many records got a value, by portal field</caption>
+            <thead>
+              <tr>
+                <th scope="col">Field</th>
+                <th scope="col">Filled</th>
+                <th scope="col">Share</th>
+              </tr>
+            </thead>
+            <tbody>
+              {preview.Fill.map((f) => (
+                <tr key={f.Field}>
+                  <th scope="row" className="opp-break">
+                    {f.Field}
+                  </th>
+                  <td>
+                    {formatCount(f.Filled)} of {formatCount(f.Of)}
+                  </td>
+                  <td>{fillPercent(f.Filled, f.Of)}%</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+
+      {preview.UnusedColumns.length > 0 ? (
+        <>
+          <p className="margin-bottom-0">Columns the portal does not read:</p>
+          <ul className="margin-top-05 opp-break">
+            {preview.UnusedColumns.map((u) => (
+              <li key={u.File}>
+                {u.File}: {u.Columns.join(', ')}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+
+      {!ok ? <p className="usa-hint">Correct the files (or the mapping) and preview them again.</p> : null}
+      <div className="opp-roll-preview__actions margin-top-2">
+        {ok ? (
+          <button type="button" className="usa-button" disabled={busy} onClick={onConfirm}>
+            Confirm publish
+          </button>
+        ) : null}
+        <button type="button" className="usa-button usa-button--outline" disabled={busy} onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}

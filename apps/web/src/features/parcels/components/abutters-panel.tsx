@@ -2,13 +2,13 @@ import {
   type Abutter,
   DEFAULT_ABUTTER_DISTANCE_FEET,
   MAX_ABUTTER_DISTANCE_FEET,
-  mailingLines,
   OWNER_WITHHELD,
 } from '@opp/contracts';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { DownloadIcon, PrintIcon } from '@/components/ui/icons';
 import { DataTable, type Column } from '@/components/ui/data-table';
+import { OwnerAddress } from '@/components/ui/owner-address';
 import { errorText } from '@/utils/error-text';
 import { formatCount } from '@/utils/format';
 import { abuttersCsvUrl, abuttersLabelsUrl, useAbutters } from '../api/get-abutters';
@@ -70,16 +70,7 @@ export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps
       render: (a) =>
         a.SuppressOwner
           ? OWNER_WITHHELD
-          : a.Owners.map((o, i) => (
-              <address key={i} className="opp-abutters__owner">
-                <strong>{o.OwnerName}</strong>
-                {mailingLines(o).map((line, j) => (
-                  <span key={j} className="display-block">
-                    {line}
-                  </span>
-                ))}
-              </address>
-            )),
+          : a.Owners.map((o, i) => <OwnerAddress key={i} owner={o} className="opp-abutters__owner" />),
     },
     { key: 'distance', label: 'Distance (ft)', numeric: true, render: (a) => formatCount(a.DistanceFeet) },
   ];

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { mailingLines, OWNER_WITHHELD } from '@opp/contracts/addresses';
+import { OWNER_WITHHELD } from '@opp/contracts/addresses';
 import { MapIcon } from '@/components/ui/icons';
+import { OwnerAddress } from '@/components/ui/owner-address';
 import { formatDate, formatLocation } from '@/utils/format';
 import { externalUrl } from '@/utils/links';
 import type { PropertyDetail } from '../api/get-property';
@@ -30,14 +31,7 @@ export function PropertyHeader({ p }: { p: PropertyDetail }) {
         <div className="opp-owners">
           <h2 className="opp-visually-hidden">Owners</h2>
           {p.Owners.map((o, i) => (
-            <address key={i} className="opp-owner">
-              <strong>{o.OwnerName}</strong>
-              {mailingLines(o).map((line, j) => (
-                <span key={j} className="display-block">
-                  {line}
-                </span>
-              ))}
-            </address>
+            <OwnerAddress key={i} owner={o} className="opp-owner" />
           ))}
         </div>
       ) : null}

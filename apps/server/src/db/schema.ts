@@ -145,6 +145,8 @@ export const importRuns = pgTable(
     sourceMapping: text('source_mapping'),
     sourceMappingJson: jsonb('source_mapping_json'),
     sourceFiles: jsonb('source_files').$type<string[]>().notNull().default([]),
+    // migrations/0019: whether the roll's rows carry owner_words (false: published before 0016).
+    ownerWords: boolean('owner_words').notNull().default(true),
     startedAt: ts('started_at').notNull().defaultNow(),
     heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),

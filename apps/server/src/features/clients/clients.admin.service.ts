@@ -9,9 +9,10 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { forbidden, notFound, validationFailed } from '../../errors.ts';
+import { conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { bannersService } from '../files/files.service.ts';
+import { rollsService } from '../imports/rolls.service.ts';
 import { cityKey, clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
 import { assertTownNameAvailable, townNameTaken } from './town-names.ts';
 
@@ -104,6 +105,22 @@ export const clientsAdminService = {
       // normalised a sent one.
       changes.paymentLink = allowPayment ? (body.PaymentLink ?? client.paymentLink) : '';
     }
+
+    // A roll published before owner privacy existed cannot be searched without owner names (its rows
+    // lack owner_words): rather than a setting that hides names but still finds parcels by them, the
+    // town publishes its roll again first.
+    const searchable = (c: Pick<ClientRow, 'publishOwnerNames' | 'ownerNameSearch'>) =>
+      c.publishOwnerNames && c.ownerNameSearch;
+    if (
+      searchable(client) &&
+      !searchable({ ...client, ...changes }) &&
+      client.activeRollId !== null &&
+      !(await rollsService.hasOwnerWords(db, client.activeRollId))
+    )
+      throw conflict(
+        `${city}'s roll was published before owner privacy existed, so its search would still find parcels by owner name. Publish the roll again, then change this setting.`,
+        body.PublishOwnerNames === false ? 'PublishOwnerNames' : 'OwnerNameSearch',
+      );
 
     const renamed = cityKey(city) !== cityKey(client.city) || state !== client.stateProvince;
     // Nor a look-alike or an old name of another town there, active or not; the answer names none.

@@ -43,6 +43,15 @@ export const rollsRepository = {
     return row!;
   },
 
+  /** Whether the roll's rows carry the words only owner names give (migrations/0019). */
+  async hasOwnerWords(db: Executor, rollId: number): Promise<boolean> {
+    const [row] = await db
+      .select({ ownerWords: importRuns.ownerWords })
+      .from(importRuns)
+      .where(eq(importRuns.id, rollId));
+    return row?.ownerWords ?? true;
+  },
+
   async findRun(db: Executor, id: number): Promise<ImportRun | null> {
     const [row] = await db.select().from(importRuns).where(eq(importRuns.id, id)).limit(1);
     return row ?? null;

@@ -12,4 +12,5 @@ export const rollsService = {
   sweepAbandoned: rollsRepository.sweepAbandoned.bind(rollsRepository),
   dropAbandonedRolls: rollsRepository.dropAbandonedRolls.bind(rollsRepository),
   deleteClientRolls: rollsRepository.deleteClientRolls.bind(rollsRepository),
+  hasOwnerWords: rollsRepository.hasOwnerWords.bind(rollsRepository),
 };

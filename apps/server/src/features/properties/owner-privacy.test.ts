@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import type {
   AbuttersResponse,
   FullProperty,
@@ -298,5 +299,36 @@ describe('a town that does not publish owner names (PublishOwnerNames off)', () 
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toContain('PublishOwnerNames');
     expect(((await get(`/api/client/${townId}`)).json() as PublicClient).PublishOwnerNames).toBe(false);
+  });
+});
+
+describe('a roll published before owner privacy existed', () => {
+  it('cannot have its names hidden from search until the town publishes again', async () => {
+    const town = await buildClient(ctx.db, { stateProvince: 'Maine' });
+    const { client } = await publishRoll(ctx.db, town.id, [
+      { Account: 'OLD1', StreetName: 'ELM ST', Owners: [mail('QUIMBY, HAROLD', '1 ELM ST')] },
+    ]);
+    // As migrations/0019 marks every roll published before: its rows carry no owner_words.
+    await ctx.db.execute(sql`update import_runs set owner_words = false where id = ${client.activeRollId}`);
+    const patch = (payload: object) =>
+      ctx.app.inject({ method: 'PATCH', url: `/api/client/${town.id}`, headers: provider, payload });
+    for (const payload of [{ OwnerNameSearch: false }, { PublishOwnerNames: false }]) {
+      const refused = await patch(payload);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toMatch(/published before owner privacy.*Publish the roll again/);
+    }
+    expect(((await get(`/api/client/${town.id}`)).json() as PublicClient).OwnerNameSearch).toBe(true);
+    // Other settings still change; and once the roll is published again, so do these.
+    expect((await patch({ IsProduction: true })).statusCode).toBe(200);
+    await publishRoll(ctx.db, town.id, [
+      { Account: 'OLD1', StreetName: 'ELM ST', Owners: [mail('QUIMBY, HAROLD', '1 ELM ST')] },
+    ]);
+    expect((await patch({ OwnerNameSearch: false })).statusCode).toBe(200);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/propertysearch/${town.id}?query=quimby`,
+      payload: {},
+    });
+    expect((res.json() as SearchResponse).TotalRecords).toBe(0);
   });
 });

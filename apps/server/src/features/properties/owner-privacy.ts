@@ -90,10 +90,12 @@ export function publicRecordJson(town: OwnerSettings, json: string): string {
   return JSON.stringify(publicRecord(town, JSON.parse(json) as PublicRecordOwners));
 }
 
+const withoutOwners = (rows: PropertySummary[]) =>
+  rows.map((s) => (s.Owners.length === 0 ? s : { ...s, Owners: [] }));
+
 /** Search results as the public may see them: without owners when the town does not publish them. */
 export function publicSummaries(town: OwnerSettings, rows: PropertySummary[]): PropertySummary[] {
-  if (town.publishOwnerNames) return rows;
-  return rows.map((s) => (s.Owners.length === 0 ? s : { ...s, Owners: [] }));
+  return town.publishOwnerNames ? rows : withoutOwners(rows);
 }
 
 /**
@@ -101,8 +103,7 @@ export function publicSummaries(town: OwnerSettings, rows: PropertySummary[]): P
  * suggestion is a match of what was typed).
  */
 export function searchableSummaries(town: OwnerSettings, rows: PropertySummary[]): PropertySummary[] {
-  if (ownerNamesSearchable(town)) return rows;
-  return rows.map((s) => (s.Owners.length === 0 ? s : { ...s, Owners: [] }));
+  return ownerNamesSearchable(town) ? rows : withoutOwners(rows);
 }
 
 function wordsOf(name: string): Set<string> {

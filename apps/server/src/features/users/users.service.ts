@@ -11,6 +11,7 @@ import {
 } from '@opp/contracts';
 import type { z } from 'zod';
 import type { Db, Executor } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { AppError, forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { hashPassword } from '../auth/password.ts';
@@ -270,19 +271,7 @@ async function withUniqueGuard<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    const pgErr = findPgError(err);
-    if (pgErr?.code === '23505') throw notAvailable();
+    if (isUniqueViolation(err)) throw notAvailable();
     throw err;
   }
-}
-
-function findPgError(err: unknown): { code?: string; constraint?: string } | null {
-  let e: unknown = err;
-  for (let i = 0; i < 3 && e && typeof e === 'object'; i++) {
-    const c = e as { code?: unknown; constraint?: unknown; cause?: unknown };
-    if (typeof c.code === 'string' && /^[0-9A-Z]{5}$/.test(c.code))
-      return { code: c.code, constraint: typeof c.constraint === 'string' ? c.constraint : undefined };
-    e = c.cause;
-  }
-  return null;
 }

@@ -59,7 +59,7 @@ describe.skipIf(!hasCambridge)('a Cambridge record', () => {
     try {
       await page.goto(`/Massachusetts/Cambridge/${account}`);
       const section = page.getByRole('region', { name: 'Map and Abutters' });
-      await section.waitFor();
+      await section.locator('.opp-parcel-map').scrollIntoViewIfNeeded();
       await page.getByRole('region', { name: /^Map of the parcel at .+ and its neighbours$/ }).waitFor();
       const paths = page.locator('.opp-parcel-map path.leaflet-interactive');
       await expect.poll(() => paths.count()).toBeGreaterThan(10);

@@ -7,6 +7,7 @@ import {
   MOBILE,
   newPage,
   screenshot,
+  settle,
   type TrackedPage,
 } from './support/browser.ts';
 import { startPortal, type Portal } from './support/portal.ts';
@@ -51,7 +52,7 @@ describe('parcel maps', () => {
   it('shows the record’s parcel among its neighbours, and its abutters, with no axe violations', async () => {
     await page.goto('/Maine/Harrison/1000');
     const section = page.getByRole('region', { name: 'Map and Abutters' });
-    await section.waitFor();
+    await section.locator('.opp-parcel-map').scrollIntoViewIfNeeded();
     const map = page.getByRole('region', { name: /^Map of the parcel at .+ and its neighbours$/ });
     await map.waitFor();
     // The parcel (red) and its neighbours, drawn once the box around it has come.
@@ -167,9 +168,20 @@ describe('parcel maps', () => {
   it('fits a phone screen', async () => {
     const phone = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url, viewport: MOBILE });
     try {
+      let leaflet = 0;
+      phone.on('request', (r) => {
+        if (/\/assets\/parcel-map-view-[^/]*\.js$/.test(r.url())) leaflet++;
+      });
+      const leafletAsked = () => leaflet > 0;
       await phone.goto('/Maine/Harrison/1000');
       await phone.getByRole('table', { name: /^Abutters within 300 ft/ }).waitFor();
+      // The map, at the foot of the page, is drawn (and Leaflet fetched) only once scrolled near.
+      await settle(phone);
+      expect(await phone.locator('.leaflet-container').count()).toBe(0);
+      expect(leafletAsked()).toBe(false);
+      await phone.locator('.opp-parcel-map').scrollIntoViewIfNeeded();
       await expect.poll(() => parcelPaths(phone).count()).toBeGreaterThan(5);
+      expect(leafletAsked()).toBe(true);
       await expectNoA11yViolations(phone, 'record page with its parcel map and abutters at 375px');
       await screenshot(phone, 'parcel-map-record-375', { fullPage: true });
     } finally {

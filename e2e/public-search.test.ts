@@ -316,9 +316,10 @@ describe('skeleton and contact modal', () => {
     // Only the painted box (SearchBar itself, rendered by the server's painter) is there.
     expect(await page.locator('[role="combobox"]:not(#opp-static-q)').count()).toBe(0);
     release();
-    // The app takes over with what was typed, and the focus.
+    // The app takes over (the painted box is gone) with what was typed, and the focus.
+    await page.locator('#opp-static-q').waitFor({ state: 'detached' });
     const box = page.getByRole('combobox', { name: 'Search by owner, address, map/lot or account' });
-    await expect.poll(() => box.inputValue()).toBe('main st');
+    expect(await box.inputValue()).toBe('main st');
     expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.close();
 

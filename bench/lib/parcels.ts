@@ -1,6 +1,6 @@
 import type { Db } from '../../apps/server/src/db/database.ts';
 import { importParcelLayer } from '../../apps/server/src/features/parcels/parcel-import.ts';
-import { buildParcelIndex, spatialBytes } from '../../apps/server/src/features/parcels/parcel-index.ts';
+import { loadParcelIndex, spatialBytes } from '../../apps/server/src/features/parcels/parcel-index.ts';
 import { parcelsRepository } from '../../apps/server/src/features/parcels/parcels.repository.ts';
 import type { ClientSpec } from './generator.ts';
 import type { HttpClient } from './http.ts';
@@ -47,12 +47,7 @@ export async function measureLayerIndex(db: Db, clientId: number, rollId: number
   const layer = await parcelsRepository.findLayer(db, clientId);
   if (!layer) throw new Error('the county has no parcel layer');
   const started = performance.now();
-  const index = buildParcelIndex(
-    { id: layer.id, keyField: layer.keyField },
-    rollId,
-    await parcelsRepository.loadShapes(db, layer.id),
-    await parcelsRepository.rollRecords(db, rollId),
-  );
+  const index = await loadParcelIndex(db, { id: layer.id, keyField: layer.keyField }, rollId);
   return {
     shapes: index.shapeCount,
     indexMb: Math.round(spatialBytes(index) / 1024 / 1024),

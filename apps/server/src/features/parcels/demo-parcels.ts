@@ -89,10 +89,10 @@ export async function createDemoParcelLayer(
 ): Promise<ParcelImportReport | null> {
   const client = await clientsService.findById(db, clientId);
   if (!client?.activeRollId) return null;
-  const rows = await parcelsRepository.rollRecords(db, client.activeRollId);
-  const mapLots = [...new Set(rows.map((row) => row.mapLot).filter(Boolean))].sort((a, b) =>
-    (naturalKey(a) ?? '') < (naturalKey(b) ?? '') ? -1 : 1,
-  );
+  const seen = new Set<string>();
+  for await (const batch of parcelsRepository.recordBatches(db, client.activeRollId))
+    for (const row of batch) if (row.mapLot) seen.add(row.mapLot);
+  const mapLots = [...seen].sort((a, b) => ((naturalKey(a) ?? '') < (naturalKey(b) ?? '') ? -1 : 1));
   const buildings = [...new Set(mapLots.map(buildingOf))];
   const lots = demoLots(buildings.length, seed);
   const lotOf = new Map(buildings.map((b, i) => [b, lots[i]!]));

@@ -116,19 +116,20 @@ export async function importParcelLayer(
   const joinedCodes = new Set<string>();
   let recordsMatched = 0;
   if (options.rollId !== null) {
-    for (const r of await parcelsRepository.rollRecords(db, options.rollId)) {
-      const value = options.key === 'Account' ? r.account : r.mapLot;
-      const code = value ? codeKey(value) : '';
-      if (code && byCode.has(code)) {
-        recordsMatched++;
-        joinedCodes.add(code);
-      } else
-        recordsWithoutShape.add(
-          options.key === 'Account'
-            ? `Account ${r.account}`
-            : `Account ${r.account} (Map/Lot ${r.mapLot || 'none'})`,
-        );
-    }
+    for await (const batch of parcelsRepository.recordBatches(db, options.rollId))
+      for (const r of batch) {
+        const value = options.key === 'Account' ? r.account : r.mapLot;
+        const code = value ? codeKey(value) : '';
+        if (code && byCode.has(code)) {
+          recordsMatched++;
+          joinedCodes.add(code);
+        } else
+          recordsWithoutShape.add(
+            options.key === 'Account'
+              ? `Account ${r.account}`
+              : `Account ${r.account} (Map/Lot ${r.mapLot || 'none'})`,
+          );
+      }
   }
   for (const [code, s] of byCode) if (!joinedCodes.has(code)) shapesWithoutRecord.add(`${property} ${s.key}`);
 

@@ -9,7 +9,10 @@ import {
   type MultiPolygon,
   type Ring,
 } from './parcel-geometry.ts';
-import type { ParcelRecordRow, StoredShape } from './parcels.repository.ts';
+import type { Executor } from '../../db/database.ts';
+import { parcelsRepository, type ParcelRecordRow, type StoredShape } from './parcels.repository.ts';
+import { collectGarbage } from '../../lib/collect-garbage.ts';
+import { Grow, packTexts, packedBytes, textAt, type PackedTexts } from '../../lib/typed-columns.ts';
 
 /*
  * A town's parcel layer joined to its published roll, in memory: each shape's records, each record's
@@ -22,15 +25,18 @@ import type { ParcelRecordRow, StoredShape } from './parcels.repository.ts';
  * reads: a county's million lots held as arrays of [x, y] arrays took 1.4 GB, flat they take under 200 MB.
  * Positions in longitude/latitude are doubles, as stored; on the projection, single-precision feet (a
  * hundredth of a foot at 50 miles from the centre; shared corners stay identical, so touching parcels
- * stay at 0 ft).
+ * stay at 0 ft). The records likewise: three packed strings and their offsets, not an object each (a
+ * county's records as objects took 350 MB).
  */
 
+/** Shapes and records past which a build collects its garbage (collect-garbage.ts) when done. */
+const LARGE_BUILD = 200_000;
+
+/** What a map or an abutters list names a record by. */
 export interface IndexedRecord {
   account: string;
   mapLot: string;
   location: string;
-  /** Natural sort key of the map/lot (search-text.ts), for ordering abutters. */
-  mapLotSort: string;
 }
 
 export interface ParcelIndex {
@@ -49,19 +55,28 @@ export interface ParcelIndex {
   shapeRing: Uint32Array;
   /** The boxes of the projected shapes, [minX, minY, maxX, maxY] each. */
   planarBoxes: Float32Array;
-  /** The roll's records on each shape (empty for a shape no record joins). */
-  records: IndexedRecord[][];
-  shapeOfAccount: Map<string, number>;
+  /**
+   * The roll's records that join a shape, numbered by shape, then map/lot, then account: shape s's are
+   * recordStart[s] to recordStart[s + 1] (exclusive; none for a shape no record joins).
+   */
+  recordStart: Uint32Array;
+  /** Each record's shape. */
+  recordShape: Uint32Array;
+  accounts: PackedTexts;
+  mapLots: PackedTexts;
+  locations: PackedTexts;
+  /** The record numbers in account order, for finding an account's record by halving. */
+  byAccount: Uint32Array;
   /** Over the shapes' longitude/latitude boxes (null for a layer without shapes). */
   lonLatTree: Flatbush | null;
   /** Over `planarBoxes`. */
   planarTree: Flatbush | null;
-  /** Size in bytes, for the cache's bound: the arrays and trees, and an estimate for the records. */
+  /** Size in bytes, for the cache's bound. */
   bytes: number;
 }
 
 /** A record's street address as its page heads it ("37 NORTH RD, UNIT 1"). */
-export const locationOf = (r: Pick<ParcelRecordRow, 'streetNumber' | 'apartment' | 'streetName'>) =>
+const formatRecordLocation = (r: Pick<ParcelRecordRow, 'streetNumber' | 'apartment' | 'streetName'>) =>
   formatLocation({ StreetNumber: r.streetNumber, Apartment: r.apartment, StreetName: r.streetName });
 
 function shapeFrom(index: ParcelIndex, xy: Float64Array | Float32Array, s: number): MultiPolygon {
@@ -81,79 +96,64 @@ export const shapeAt = (index: ParcelIndex, s: number) => shapeFrom(index, index
 /** Shape s on the town's projection, in feet. */
 export const planarShapeAt = (index: ParcelIndex, s: number) => shapeFrom(index, index.planarXY, s);
 
-export function buildParcelIndex(
+/**
+ * The index of a layer joined to a roll, read a batch at a time: a county's million lots read as one
+ * result held their text, and arrays parsed from it, several times over at once.
+ */
+async function buildParcelIndex(
   layer: { id: number; keyField: ParcelLayerKey },
   rollId: number,
-  stored: StoredShape[],
-  rows: ParcelRecordRow[],
-): ParcelIndex {
+  shapeBatches: AsyncIterable<StoredShape[]>,
+  recordBatches: AsyncIterable<ParcelRecordRow[]>,
+): Promise<ParcelIndex> {
   const shapeOfCode = new Map<string, number>();
-  stored.forEach((s, i) => shapeOfCode.set(s.keyCode, i));
-
-  const records: IndexedRecord[][] = stored.map(() => []);
-  const shapeOfAccount = new Map<string, number>();
-  for (const r of rows) {
-    const value = layer.keyField === 'Account' ? r.account : r.mapLot;
-    const shape = value ? shapeOfCode.get(codeKey(value)) : undefined;
-    if (shape === undefined) continue;
-    records[shape]!.push({
-      account: r.account,
-      mapLot: r.mapLot,
-      location: locationOf(r),
-      mapLotSort: naturalKey(r.mapLot) ?? '',
-    });
-    shapeOfAccount.set(r.account, shape);
-  }
-  for (const list of records) list.sort(byMapLotThenAccount);
-
-  // Two passes over the stored text: counting, then filling arrays of the exact size.
-  let vertexCount = 0;
-  let ringCount = 0;
-  const parsed = (s: StoredShape) => JSON.parse(s.coordinates) as MultiPolygon;
-  for (const s of stored)
-    for (const polygon of parsed(s))
-      for (const ring of polygon) {
-        ringCount++;
-        vertexCount += ring.length;
-      }
-  const n = stored.length;
-  const lonLat = new Float64Array(vertexCount * 2);
+  const lonLatGrow = new Grow((n) => new Float64Array(n));
+  const ringStartGrow = new Grow((n) => new Uint32Array(n));
+  const ringOuterGrow = new Grow((n) => new Uint8Array(n));
+  const shapeRingGrow = new Grow((n) => new Uint32Array(n));
+  const boxes = new Grow((n) => new Float64Array(n));
+  for await (const batch of shapeBatches)
+    for (const s of batch) {
+      shapeOfCode.set(s.keyCode, shapeRingGrow.length);
+      shapeRingGrow.push(ringStartGrow.length);
+      const shape = JSON.parse(s.coordinates) as MultiPolygon;
+      for (const polygon of shape)
+        polygon.forEach((ring, k) => {
+          ringOuterGrow.push(k === 0 ? 1 : 0);
+          ringStartGrow.push(lonLatGrow.length / 2);
+          for (const [x, y] of ring) {
+            lonLatGrow.push(x);
+            lonLatGrow.push(y);
+          }
+        });
+      for (const b of boundsOf(shape)) boxes.push(b);
+    }
+  const n = shapeRingGrow.length;
+  shapeRingGrow.push(ringStartGrow.length);
+  ringStartGrow.push(lonLatGrow.length / 2);
+  const lonLat = lonLatGrow.trimmed();
+  const ringStart = ringStartGrow.trimmed();
+  const ringOuter = ringOuterGrow.trimmed();
+  const shapeRing = shapeRingGrow.trimmed();
+  const vertexCount = lonLat.length / 2;
   const planarXY = new Float32Array(vertexCount * 2);
-  const ringStart = new Uint32Array(ringCount + 1);
-  const ringOuter = new Uint8Array(ringCount);
-  const shapeRing = new Uint32Array(n + 1);
   const planarBoxes = new Float32Array(n * 4);
   let lonLatTree: Flatbush | null = null;
   let planarTree: Flatbush | null = null;
-  let v = 0;
-  let r = 0;
   if (n > 0) {
     lonLatTree = new Flatbush(n);
     let minX = Infinity;
     let minY = Infinity;
     let maxX = -Infinity;
     let maxY = -Infinity;
-    stored.forEach((s, i) => {
-      shapeRing[i] = r;
-      const shape = parsed(s);
-      for (const polygon of shape)
-        polygon.forEach((ring, k) => {
-          ringOuter[r] = k === 0 ? 1 : 0;
-          ringStart[r++] = v;
-          for (const [x, y] of ring) {
-            lonLat[2 * v] = x;
-            lonLat[2 * v++ + 1] = y;
-          }
-        });
-      const [x0, y0, x1, y1] = boundsOf(shape);
-      lonLatTree!.add(x0, y0, x1, y1);
-      minX = Math.min(minX, x0);
-      minY = Math.min(minY, y0);
-      maxX = Math.max(maxX, x1);
-      maxY = Math.max(maxY, y1);
-    });
-    shapeRing[n] = r;
-    ringStart[r] = v;
+    for (let i = 0; i < n; i++) {
+      const [x0, y0, x1, y1] = boxes.data.subarray(4 * i, 4 * i + 4);
+      lonLatTree.add(x0!, y0!, x1!, y1!);
+      minX = Math.min(minX, x0!);
+      minY = Math.min(minY, y0!);
+      maxX = Math.max(maxX, x1!);
+      maxY = Math.max(maxY, y1!);
+    }
     lonLatTree.finish();
     const project = localProjection((minX + maxX) / 2, (minY + maxY) / 2);
     for (let i = 0; i < vertexCount; i++) {
@@ -181,12 +181,55 @@ export function buildParcelIndex(
     }
     planarTree.finish();
   }
-  const arrays = [lonLat, planarXY, ringStart, ringOuter, shapeRing, planarBoxes].reduce(
-    (sum, a) => sum + a.byteLength,
-    0,
+  boxes.clear();
+
+  // The join: each record finds the shape of its key. Rows come in account order.
+  const accountOf: string[] = [];
+  const mapLotOf: string[] = [];
+  const locationOf: string[] = [];
+  const joinedShape = new Grow((m) => new Uint32Array(m));
+  for await (const batch of recordBatches)
+    for (const r of batch) {
+      const value = layer.keyField === 'Account' ? r.account : r.mapLot;
+      const shape = value ? shapeOfCode.get(codeKey(value)) : undefined;
+      if (shape === undefined) continue;
+      accountOf.push(r.account);
+      mapLotOf.push(r.mapLot);
+      locationOf.push(formatRecordLocation(r));
+      joinedShape.push(shape);
+    }
+  shapeOfCode.clear();
+  const m = accountOf.length;
+  // Numbered by shape (a counting sort), then, where records share a shape, by map/lot and account.
+  const recordStart = new Uint32Array(n + 1);
+  for (let i = 0; i < m; i++) recordStart[joinedShape.data[i]! + 1]!++;
+  for (let s = 0; s < n; s++) recordStart[s + 1]! += recordStart[s]!;
+  const numbered = new Uint32Array(m);
+  const next = recordStart.slice(0, n);
+  for (let i = 0; i < m; i++) numbered[next[joinedShape.data[i]!]!++] = i;
+  joinedShape.clear();
+  const recordShape = new Uint32Array(m);
+  const joined = (i: number) => ({ account: accountOf[i]!, mapLot: mapLotOf[i]! });
+  for (let s = 0; s < n; s++) {
+    const from = recordStart[s]!;
+    const to = recordStart[s + 1]!;
+    recordShape.fill(s, from, to);
+    if (to - from > 1) numbered.subarray(from, to).sort((a, b) => byMapLotThenAccount(joined(a), joined(b)));
+  }
+  const numberOf = new Uint32Array(m);
+  numbered.forEach((i, k) => (numberOf[i] = k));
+  // Already in account order as the database sorts; sorting again (nearly linear on sorted input) puts
+  // them in the order the lookup compares in.
+  const inAccountOrder = Array.from({ length: m }, (_, i) => i).sort((a, b) =>
+    compareText(accountOf[a]!, accountOf[b]!),
   );
-  const trees = (lonLatTree?.data.byteLength ?? 0) + (planarTree?.data.byteLength ?? 0);
-  return {
+  const byAccount = Uint32Array.from(inAccountOrder, (i) => numberOf[i]!);
+  const pack = (values: string[]) => packTexts(Array.from(numbered, (i) => values[i]!));
+  const accounts = pack(accountOf);
+  const mapLots = pack(mapLotOf);
+  const locations = pack(locationOf);
+
+  const index = {
     layerId: layer.id,
     rollId,
     shapeCount: n,
@@ -196,13 +239,42 @@ export function buildParcelIndex(
     ringOuter,
     shapeRing,
     planarBoxes,
-    records,
-    shapeOfAccount,
+    recordStart,
+    recordShape,
+    accounts,
+    mapLots,
+    locations,
+    byAccount,
     lonLatTree,
     planarTree,
-    // The records: four short strings and an object each, and the account's map entry.
-    bytes: arrays + trees + rows.length * 200,
+    bytes: 0,
   };
+  index.bytes =
+    spatialBytes(index) +
+    [recordStart, recordShape, byAccount].reduce((sum, a) => sum + a.byteLength, 0) +
+    packedBytes(accounts) +
+    packedBytes(mapLots) +
+    packedBytes(locations);
+  return index;
+}
+
+/** The index of a client's layer joined to a published roll, read from the database. */
+export async function loadParcelIndex(
+  db: Executor,
+  layer: { id: number; keyField: ParcelLayerKey },
+  rollId: number,
+): Promise<ParcelIndex> {
+  const index = await buildParcelIndex(
+    layer,
+    rollId,
+    parcelsRepository.shapeBatches(db, layer.id),
+    parcelsRepository.recordBatches(db, rollId),
+  );
+  // The build's working memory (a county's: its rows, a string per record and field, the key map, the
+  // arrays that grew) is garbage once it has returned; without a full collection V8 kept the pages, and
+  // the server stayed 500 MB larger than it needs.
+  if (index.shapeCount + index.byAccount.length > LARGE_BUILD) collectGarbage();
+  return index;
 }
 
 /** The bytes of the shapes' arrays and trees alone (the spatial index, without the roll's records). */
@@ -214,9 +286,40 @@ export const spatialBytes = (index: ParcelIndex) =>
   (index.lonLatTree?.data.byteLength ?? 0) +
   (index.planarTree?.data.byteLength ?? 0);
 
-export function byMapLotThenAccount(a: IndexedRecord, b: IndexedRecord): number {
-  if (a.mapLotSort !== b.mapLotSort) return a.mapLotSort < b.mapLotSort ? -1 : 1;
-  return a.account < b.account ? -1 : a.account > b.account ? 1 : 0;
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Record k of the index. */
+export const recordAt = (index: ParcelIndex, k: number): IndexedRecord => ({
+  account: textAt(index.accounts, k),
+  mapLot: textAt(index.mapLots, k),
+  location: textAt(index.locations, k),
+});
+
+/** How many records join shape s (records recordStart[s] onwards; none for a shape no record joins). */
+export const recordCount = (index: ParcelIndex, s: number) =>
+  index.recordStart[s + 1]! - index.recordStart[s]!;
+
+/** The record number of an account, or undefined when the roll has no such record on the layer. */
+export function recordOfAccount(index: ParcelIndex, account: string): number | undefined {
+  let lo = 0;
+  let hi = index.byAccount.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareText(textAt(index.accounts, index.byAccount[mid]!), account);
+    if (c === 0) return index.byAccount[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return undefined;
+}
+
+type SortedBy = Pick<IndexedRecord, 'account' | 'mapLot'>;
+
+/** By map/lot as people read it (search-text.ts naturalKey), then by account. */
+export function byMapLotThenAccount(a: SortedBy, b: SortedBy): number {
+  return (
+    compareText(naturalKey(a.mapLot) ?? '', naturalKey(b.mapLot) ?? '') || compareText(a.account, b.account)
+  );
 }
 
 export interface NearbyShape {
@@ -242,7 +345,7 @@ export function shapesNear(index: ParcelIndex, subject: number, feet: number): N
       continue;
     }
     // A shape no record joins (Cambridge's streets, all one `ROAD` shape) is nobody to notify.
-    if (index.records[candidate]!.length === 0) continue;
+    if (recordCount(index, candidate) === 0) continue;
     // The tree found boxes within `reach` along each axis; those nearer only along both are farther.
     if (boxDistance(box, index.planarBoxes.subarray(4 * candidate, 4 * candidate + 4)) >= reach) continue;
     const d = shapeDistance(own, planarShapeAt(index, candidate), reach);

@@ -28,6 +28,9 @@ export interface ParcelRecordRow {
 }
 
 const INSERT_BATCH = 500;
+/** Rows read a statement when a layer is joined to a roll (a county's are read in parts, not held twice). */
+const SHAPE_BATCH = 20_000;
+const RECORD_BATCH = 50_000;
 
 /** A PostgreSQL array literal of texts (one parameter, whatever the count). */
 const textArray = (values: string[]) =>
@@ -65,6 +68,10 @@ export const parcelsRepository = {
         sql`insert into parcel_shapes (layer_id, shape_no, key, key_code, coordinates) values ${sql.join(values, sql`, `)}`,
       );
     }
+    // The planner's counts of a table that just grew by a county's layer were zero: it sorted the whole
+    // layer for each batch the index reads (shapeBatches) instead of walking the key (PGlite has no
+    // autovacuum to do this later).
+    await tx.execute(sql`analyze parcel_shapes`);
     return layerId;
   },
 
@@ -76,25 +83,38 @@ export const parcelsRepository = {
     return rows.length > 0;
   },
 
-  async loadShapes(db: Executor, layerId: number): Promise<StoredShape[]> {
-    return queryRows<StoredShape>(
-      db,
-      sql`select key, key_code as "keyCode", coordinates from parcel_shapes
-           where layer_id = ${layerId} order by shape_no`,
-    );
+  /** The layer's shapes in order, a batch at a time. */
+  async *shapeBatches(db: Executor, layerId: number, size = SHAPE_BATCH): AsyncGenerator<StoredShape[]> {
+    for (let after = -1; ;) {
+      const rows = await queryRows<StoredShape & { no: number }>(
+        db,
+        sql`select shape_no as "no", key, key_code as "keyCode", coordinates from parcel_shapes
+             where layer_id = ${layerId} and shape_no > ${after} order by shape_no limit ${size}`,
+      );
+      if (rows.length > 0) yield rows;
+      if (rows.length < size) return;
+      after = rows[rows.length - 1]!.no;
+    }
   },
 
-  /** Every record of a roll with the fields a parcel's label needs. */
-  async rollRecords(db: Executor, rollId: number): Promise<ParcelRecordRow[]> {
-    return queryRows<ParcelRecordRow>(
-      db,
-      sql`select account,
-                 coalesce(summary->>'MapLot', '') as "mapLot",
-                 coalesce(summary->>'StreetNumber', '') as "streetNumber",
-                 coalesce(summary->>'Apartment', '') as "apartment",
-                 coalesce(summary->>'StreetName', '') as "streetName"
-            from properties where roll_id = ${rollId}`,
-    );
+  /** Every record of a roll with the fields a parcel's label needs, in account order, a batch at a time. */
+  async *recordBatches(db: Executor, rollId: number, size = RECORD_BATCH): AsyncGenerator<ParcelRecordRow[]> {
+    for (let after: string | null = null; ;) {
+      const rows: ParcelRecordRow[] = await queryRows<ParcelRecordRow>(
+        db,
+        sql`select account,
+                   coalesce(summary->>'MapLot', '') as "mapLot",
+                   coalesce(summary->>'StreetNumber', '') as "streetNumber",
+                   coalesce(summary->>'Apartment', '') as "apartment",
+                   coalesce(summary->>'StreetName', '') as "streetName"
+              from properties
+             where roll_id = ${rollId} ${after === null ? sql`` : sql`and account > ${after}`}
+             order by account limit ${size}`,
+      );
+      if (rows.length > 0) yield rows;
+      if (rows.length < size) return;
+      after = rows[rows.length - 1]!.account;
+    }
   },
 
   /** The full records of some accounts of a roll, by account. */

@@ -15,8 +15,11 @@ import { publicClientsService } from '../clients/clients.service.ts';
 import { publicRecord, type OwnerSettings, type PublicRecordOwners } from '../properties/owner-privacy.ts';
 import { simplifyShape, type MultiPolygon } from './parcel-geometry.ts';
 import {
-  buildParcelIndex,
   byMapLotThenAccount,
+  loadParcelIndex,
+  recordAt,
+  recordOfAccount,
+  recordCount,
   shapeAt,
   shapesNear,
   type IndexedRecord,
@@ -93,10 +96,7 @@ class ParcelIndexes {
       this.#indexes.set(key, promise);
       return promise;
     }
-    promise = Promise.all([
-      parcelsRepository.loadShapes(db, layerId),
-      parcelsRepository.rollRecords(db, rollId),
-    ]).then(([shapes, rows]) => buildParcelIndex({ id: layerId, keyField }, rollId, shapes, rows));
+    promise = loadParcelIndex(db, { id: layerId, keyField }, rollId);
     this.#remember(key, promise);
     return promise;
   }
@@ -128,27 +128,32 @@ const geometryOf = (shape: MultiPolygon): ParcelGeometry =>
     ? { type: 'Polygon', coordinates: shape[0]! }
     : { type: 'MultiPolygon', coordinates: shape };
 
-function featureOf(shape: MultiPolygon, records: IndexedRecord[], first: IndexedRecord): ParcelFeature {
+/** Shape s as a Feature named by record k (by default its first by map/lot). */
+function featureOf(
+  index: ParcelIndex,
+  shape: MultiPolygon,
+  s: number,
+  k = index.recordStart[s]!,
+): ParcelFeature {
+  const named = recordAt(index, k);
   return {
     type: 'Feature',
     geometry: geometryOf(shape),
     properties: {
-      Account: first.account,
-      MapLot: first.mapLot,
-      Location: first.location,
-      Records: records.length,
+      Account: named.account,
+      MapLot: named.mapLot,
+      Location: named.location,
+      Records: recordCount(index, s),
     },
   };
 }
 
-function shapeOf(index: ParcelIndex, account: string): number {
-  const shape = index.shapeOfAccount.get(account);
-  if (shape === undefined) throw noParcel();
-  return shape;
+/** The account's record number in the index; 404 when it has no shape. */
+function recordOf(index: ParcelIndex, account: string): number {
+  const k = recordOfAccount(index, account);
+  if (k === undefined) throw noParcel();
+  return k;
 }
-
-const subjectOf = (index: ParcelIndex, shape: number, account: string) =>
-  index.records[shape]!.find((r) => r.account === account)!;
 
 export function createParcelsService(lookupTtlMs: number) {
   const indexes = new ParcelIndexes(lookupTtlMs);
@@ -156,8 +161,9 @@ export function createParcelsService(lookupTtlMs: number) {
     /** `GET /api/parcels/{clientId}/{account}`: the record's shape, as a Feature naming the record. */
     async parcel(db: Executor, clientId: number, account: string): Promise<ParcelFeature> {
       const index = await indexes.of(db, clientId);
-      const shape = shapeOf(index, account);
-      return featureOf(shapeAt(index, shape), index.records[shape]!, subjectOf(index, shape, account));
+      const k = recordOf(index, account);
+      const s = index.recordShape[k]!;
+      return featureOf(index, shapeAt(index, s), s, k);
     },
 
     /**
@@ -167,15 +173,14 @@ export function createParcelsService(lookupTtlMs: number) {
     async inBox(db: Executor, clientId: number, box: Bbox): Promise<ParcelCollection> {
       const index = await indexes.of(db, clientId);
       const hits = (index.lonLatTree?.search(box.minLon, box.minLat, box.maxLon, box.maxLat) ?? [])
-        .filter((s) => index.records[s]!.length > 0)
+        .filter((s) => recordCount(index, s) > 0)
         .sort((a, b) => a - b);
       const tolerance = Math.max(box.maxLon - box.minLon, box.maxLat - box.minLat) / 1000;
       return {
         type: 'FeatureCollection',
-        features: hits.slice(0, MAX_BBOX_FEATURES).map((s) => {
-          const records = index.records[s]!;
-          return featureOf(simplifyShape(shapeAt(index, s), tolerance), records, records[0]!);
-        }),
+        features: hits
+          .slice(0, MAX_BBOX_FEATURES)
+          .map((s) => featureOf(index, simplifyShape(shapeAt(index, s), tolerance), s)),
         Truncated: hits.length > MAX_BBOX_FEATURES,
       };
     },
@@ -187,13 +192,14 @@ export function createParcelsService(lookupTtlMs: number) {
     async abutters(db: Executor, clientId: number, account: string, feet: number): Promise<AbuttersResponse> {
       const index = await indexes.of(db, clientId);
       const { owners: town } = await indexes.lookup(db, clientId);
-      const shape = shapeOf(index, account);
-      const subject = subjectOf(index, shape, account);
+      const own = recordOf(index, account);
+      const subject = recordAt(index, own);
       const near: { record: IndexedRecord; feet: number }[] = [];
-      for (const hit of shapesNear(index, shape, feet)) {
+      for (const hit of shapesNear(index, index.recordShape[own]!, feet)) {
         const rounded = Math.round(hit.feet);
-        for (const record of index.records[hit.shape]!)
-          if (record.account !== account) near.push({ record, feet: rounded });
+        const first = index.recordStart[hit.shape]!;
+        for (let k = first; k < first + recordCount(index, hit.shape); k++)
+          if (k !== own) near.push({ record: recordAt(index, k), feet: rounded });
       }
       near.sort((a, b) => a.feet - b.feet || byMapLotThenAccount(a.record, b.record));
       const records = await parcelsRepository.findRecords(

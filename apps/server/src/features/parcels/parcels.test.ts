@@ -21,6 +21,7 @@ import { multipart } from '../../../test/security/world.ts';
 import { cleanPolygons } from './parcel-geometry.ts';
 import { featuresOfJson, readParcelFile } from './parcel-files.ts';
 import { importParcelLayer } from './parcel-import.ts';
+import { parcelsRepository } from './parcels.repository.ts';
 
 const ctx = setupTestApp();
 
@@ -323,6 +324,25 @@ describe('importing a layer', () => {
       sql`select count(*)::int as n from parcel_shapes where layer_id = ${report.layerId}`,
     );
     expect(orphans[0]!.n).toBe(0);
+  });
+
+  it('reads a layer and its roll in parts, each shape and record once, in order', async () => {
+    const { client, report } = await townWithLayer();
+    const all = async <T>(batches: AsyncIterable<T[]>) => {
+      const sizes: number[] = [];
+      const rows: T[] = [];
+      for await (const batch of batches) {
+        sizes.push(batch.length);
+        rows.push(...batch);
+      }
+      return { sizes, rows };
+    };
+    const shapes = await all(parcelsRepository.shapeBatches(ctx.db, report.layerId!, 4));
+    expect(shapes.sizes).toEqual([4, 2]);
+    expect(shapes.rows.map((s) => s.key)).toEqual(['a-1', 'A.2', 'A 4', 'A-5', 'A-6', 'Z-9']);
+    const records = await all(parcelsRepository.recordBatches(ctx.db, client.activeRollId!, 3));
+    expect(records.sizes).toEqual([3, 3, 1]);
+    expect(records.rows.map((r) => r.account)).toEqual(['101', '102', '103', '104', '105', '106', '107']);
   });
 
   it('keeps the layer when a new roll is published, and joins the new roll', async () => {

@@ -7,6 +7,7 @@ import {
   type IndexColumn,
   type IndexKind,
 } from '../search-columns.ts';
+import { Grow, packTexts } from '../../../lib/typed-columns.ts';
 
 /*
  * An in-process, immutable index of one published roll: everything a search, a suggest or an export
@@ -34,30 +35,6 @@ const SORT_MATCHES_UP_TO = 2_000;
  * size, a descending one reads it) and six more (of several columns: an array each).
  */
 const MAX_CACHED_ORDERS = SORT_COLUMNS.length * 2 + 6;
-
-/** A typed array that grows (the builder does not know the roll's size or word count up front). */
-class Grow<A extends Uint32Array | Float64Array | Uint8Array> {
-  data: A;
-  length = 0;
-  constructor(private readonly make: (length: number) => A) {
-    this.data = make(1024);
-  }
-  push(v: number) {
-    if (this.length === this.data.length) {
-      const next = this.make(Math.max(1024, this.data.length * 2));
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  trimmed(): A {
-    return this.data.slice(0, this.length) as A;
-  }
-  clear() {
-    this.data = this.make(0);
-    this.length = 0;
-  }
-}
 
 const growF64 = () => new Grow((n) => new Float64Array(n));
 
@@ -649,13 +626,7 @@ export class RollIndexBuilder {
     await pause();
     const joinInRowOrder = (column: TextColumn) => {
       const values = column.take() as string[];
-      const off = new Uint32Array(n + 1);
-      const inOrder = Array.from(loadOfRow, (l, r) => {
-        const v = values[l]!;
-        off[r + 1] = off[r]! + v.length;
-        return v;
-      });
-      return { text: inOrder.join(''), off };
+      return packTexts(Array.from(loadOfRow, (l) => values[l]!));
     };
 
     await pause();

@@ -1,8 +1,9 @@
 import type { ParcelFeature } from '@opp/contracts';
-import { lazy, Suspense, useId } from 'react';
+import { lazy, Suspense, useId, useRef } from 'react';
 import { usePublicConfig } from '@/features/auth/api/get-public-config';
+import { useNearViewport } from '@/hooks/use-near-viewport';
 
-// Leaflet and its stylesheet load with the first map shown, never with a page's own code.
+// Leaflet and its stylesheet load with the first map scrolled near, never with a page's own code.
 const ParcelMapView = lazy(() => import('./parcel-map-view'));
 
 export interface ParcelMapProps {
@@ -23,11 +24,19 @@ export interface ParcelMapProps {
 export function ParcelMap({ description, ...props }: ParcelMapProps) {
   const descriptionId = useId();
   const tilesUrl = usePublicConfig().data?.mapTilesUrl ?? '';
+  const box = useRef<HTMLDivElement>(null);
+  // A record's map is at the foot of its page: a phone that never scrolls there never pays for it.
+  const near = useNearViewport(box);
+  const canvas = <div className="opp-parcel-map__canvas" />;
   return (
-    <div className="opp-parcel-map">
-      <Suspense fallback={<div className="opp-parcel-map__canvas" />}>
-        <ParcelMapView {...props} tilesUrl={tilesUrl} describedBy={descriptionId} />
-      </Suspense>
+    <div className="opp-parcel-map" ref={box}>
+      {near ? (
+        <Suspense fallback={canvas}>
+          <ParcelMapView {...props} tilesUrl={tilesUrl} describedBy={descriptionId} />
+        </Suspense>
+      ) : (
+        canvas
+      )}
       <p id={descriptionId} className="opp-parcel-map__note">
         {description}
       </p>

@@ -1,5 +1,5 @@
 import type { Suggestion } from '@opp/contracts';
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { FilterIcon, SearchIcon } from '@/components/ui/icons';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { MIN_SUGGEST_CHARS, useSuggestions } from '../api/get-suggestions';
@@ -49,7 +49,8 @@ export function SearchBar({
   const [painted] = useState(readStaticSearchBox);
   const [draft, setDraft] = useState(painted?.typed ?? query);
   const inputRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // A layout effect: focus moves in the same step as React swaps the boxes, so it is never lost between.
+  useLayoutEffect(() => {
     if (!painted?.focused || !inputRef.current) return;
     const input = inputRef.current;
     input.focus();

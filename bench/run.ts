@@ -333,7 +333,7 @@ async function measureEngine(
       const q = await measureParcelQueries(api, target.clientId, ds.spec.seed, ds.spec.big);
       result.parcels = { ...parcels, ...q };
       log(
-        `    abutters at 300 ft p95 ${q.abutters.p95} ms (first, building the index: ${q.firstRequestMs} ms); ` +
+        `    abutters at 300 ft p95 ${q.abutters.p95} ms (first ${q.firstRequestMs} ms); ` +
           `a few blocks' box p95 ${q.bbox.p95} ms; ${q.errors} errors`,
       );
     }

@@ -78,6 +78,8 @@ try {
       rssMb: mb(process.memoryUsage().rss),
     };
   }
+  // And for the rest of its warm-up (the county's parcel index), which /readyz waits for.
+  await server.app.readiness.whenReady();
   send({ type: 'ready', url: server.url, startMs, searchIndex });
   process.on('message', (msg: { type: string }) => {
     if (msg.type === 'reset') {

@@ -72,7 +72,7 @@ export async function measureParcelQueries(
     if (res.status !== 200) errors++;
     return performance.now() - started;
   };
-  // The first request builds the index: its own figure, not a sample.
+  // The first request: its own figure, not a sample (it built the index when the server did not warm it).
   const firstRequestMs = Math.round(await timed(`/api/abutters/${clientId}/${account()}?distance=300`));
   const abutters: number[] = [];
   for (let i = 0; i < ABUTTER_REQUESTS; i++)

@@ -371,7 +371,7 @@ export function engineSummary(e: EngineResults): string[] {
         `abutters at 300 ft p50 ${fmt(pf.abutters.p50)} / p95 ${fmt(pf.abutters.p95)} ms (target ≤ ${p.abuttersP95Ms}), ` +
         `a few blocks' box p50 ${fmt(pf.bbox.p50)} / p95 ${fmt(pf.bbox.p95)} ms (target ≤ ${p.bboxP95Ms}), ` +
         `${pf.errors} errors; spatial index ${pf.indexMb} MB (target ≤ ${p.indexMb}), built in ${fmt(pf.indexBuildSeconds)} s; ` +
-        `the first abutters request, which builds the server's index, ${fmt(pf.firstRequestMs, 0)} ms.`,
+        `the first abutters request (the index is built as the server starts) ${fmt(pf.firstRequestMs, 0)} ms.`,
     );
   }
   const cf = e.cambridge;

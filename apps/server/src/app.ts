@@ -23,6 +23,8 @@ import { loginThrottlePlugin } from './features/auth/login-throttle.ts';
 import { twoFactorPlugin } from './features/auth/two-factor.plugin.ts';
 import { rollIndexPlugin } from './features/search/roll-index/roll-index.plugin.ts';
 import type { RollIndexRegistry } from './features/search/roll-index/roll-index.registry.ts';
+import { parcelsPlugin } from './features/parcels/parcels.plugin.ts';
+import type { ParcelsService } from './features/parcels/parcels.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +34,8 @@ declare module 'fastify' {
     readiness: Readiness;
     /** The node's in-process search indexes (roll-index.plugin.ts); null when SEARCH_INDEX is off. */
     rollIndexes: RollIndexRegistry | null;
+    /** Parcel shapes, map boxes and abutters, with their in-process indexes (parcels.plugin.ts). */
+    parcels: ParcelsService;
   }
 }
 
@@ -105,6 +109,7 @@ export async function buildApp({ config, database, logStream }: BuildAppOptions)
   await app.register(twoFactorPlugin);
   await app.register(healthRoutes);
   await app.register(rollIndexPlugin);
+  await app.register(parcelsPlugin);
   await app.register(registerFeatures, { prefix: '/api' });
   await app.register(webAppPlugin);
   return app;

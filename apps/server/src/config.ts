@@ -160,10 +160,13 @@ export type Config = {
   /** In-process search indexes of published rolls (features/search/roll-index); off: every search is SQL. */
   searchIndex: {
     enabled: boolean;
-    /** Build the indexes of the largest active rolls in the background at start. */
+    /** Build the indexes of the largest active rolls, and of the large parcel layers, in the background at start. */
     warm: boolean;
     memoryMb: number;
-    /** Rolls up to this many parcels are indexed before their first search answers; larger ones use SQL meanwhile. */
+    /**
+     * Rolls up to this many parcels are indexed before their first search answers; larger ones use SQL
+     * meanwhile. Parcel layers of more shapes than this are indexed at start (with `warm`).
+     */
     awaitParcels: number;
   };
   /**

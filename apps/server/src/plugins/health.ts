@@ -4,14 +4,20 @@ import { z } from 'zod';
 import { ping } from '../db/database.ts';
 
 /**
- * Work a node finishes before it takes traffic (its large rolls' search indexes, features/search),
+ * How long a starting node waits for its warm-up (its large rolls' and parcel layers' indexes) before it
+ * takes traffic anyway, searching in SQL and building a layer's index on its first request meanwhile.
+ */
+const READY_WAIT_MS = 120_000;
+
+/**
+ * Work a node finishes before it takes traffic (its large rolls' and parcel layers' indexes),
  * each with a cap: past it the node is ready anyway, and serves as it can meanwhile.
  */
 export class Readiness {
   readonly #pending = new Set<Promise<void>>();
 
   /** Not ready until `work` settles (however it ends), or `capMs` has passed. */
-  holdUntil(work: Promise<unknown>, capMs: number): void {
+  holdUntil(work: Promise<unknown>, capMs = READY_WAIT_MS): void {
     let timer: NodeJS.Timeout | undefined;
     const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, capMs).unref()));
     const held: Promise<void> = Promise.race([work.then(noop, noop), cap]).then(() => {

@@ -75,6 +75,16 @@ export const parcelsRepository = {
     return layerId;
   },
 
+  /** The clients whose layers have more than `minShapes` shapes, largest first. */
+  async layersLargerThan(db: Executor, minShapes: number): Promise<number[]> {
+    const rows = await queryRows<{ clientId: number }>(
+      db,
+      sql`select client_id as "clientId" from parcel_layers where shape_count > ${minShapes}
+           order by shape_count desc`,
+    );
+    return rows.map((r) => r.clientId);
+  },
+
   async deleteLayer(db: Executor, clientId: number): Promise<boolean> {
     const rows = await queryRows<{ id: number }>(
       db,

@@ -31,7 +31,6 @@ import { auditActorOf } from '../audit/audit.service.ts';
 import { abuttersCsv, abuttersLabelsPdf } from './abutters-export.ts';
 import { ParcelFileError } from './parcel-files.ts';
 import { importParcelFile, parcelLayerReportDto } from './parcel-import.ts';
-import { createParcelsService } from './parcels.service.ts';
 
 const tags = ['Public'];
 
@@ -63,7 +62,7 @@ function sendJson<T>(reply: FastifyReply, body: T): T {
 /** The public map and abutters calls (issue 40). */
 export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
-  const parcelsService = createParcelsService(app.config.townCacheMs);
+  const parcelsService = app.parcels;
 
   app.get(
     '/parcels/:clientId/:account',

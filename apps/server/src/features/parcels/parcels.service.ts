@@ -10,7 +10,7 @@ import {
   type ParcelLayerKey,
 } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { publicClientsService } from '../clients/clients.service.ts';
 import { publicRecord, type OwnerSettings, type PublicRecordOwners } from '../properties/owner-privacy.ts';
 import { simplifyShape, type MultiPolygon } from './parcel-geometry.ts';
@@ -101,6 +101,16 @@ class ParcelIndexes {
     return promise;
   }
 
+  /** How many indexes are held (built or building). */
+  get size(): number {
+    return this.#indexes.size;
+  }
+
+  /** Whether the indexes held have reached the memory bound (a warm-up stops there). */
+  get full(): boolean {
+    return [...this.#sizes.values()].reduce((a, b) => a + b, 0) >= MAX_INDEX_BYTES;
+  }
+
   #remember(key: string, promise: Promise<ParcelIndex>) {
     this.#indexes.set(key, promise);
     promise.then(
@@ -158,6 +168,23 @@ function recordOf(index: ParcelIndex, account: string): number {
 export function createParcelsService(lookupTtlMs: number) {
   const indexes = new ParcelIndexes(lookupTtlMs);
   return {
+    /**
+     * Builds the indexes of the layers of more than `minShapes` shapes, largest first, while memory
+     * allows: a county's took 15 s, which its first map or abutters request waited.
+     */
+    /** How many layers' indexes the node holds. */
+    heldIndexes: () => indexes.size,
+
+    async warm(db: Executor, minShapes: number): Promise<void> {
+      for (const clientId of await parcelsRepository.layersLargerThan(db, minShapes)) {
+        if (indexes.full) return;
+        // A town that is hidden, or has no published roll, has nothing to show yet.
+        await indexes.of(db, clientId).catch((err: unknown) => {
+          if (!(err instanceof AppError && err.statusCode === 404)) throw err;
+        });
+      }
+    },
+
     /** `GET /api/parcels/{clientId}/{account}`: the record's shape, as a Feature naming the record. */
     async parcel(db: Executor, clientId: number, account: string): Promise<ParcelFeature> {
       const index = await indexes.of(db, clientId);

@@ -13,6 +13,8 @@ import {
   type ParcelLayerReport,
   type PropertyRecordInput,
 } from '@opp/contracts';
+import { buildApp } from '../../app.ts';
+import { testConfig } from '../../config.ts';
 import { queryRows } from '../../db/database.ts';
 import { authHeader, buildClient, buildUser, publishRoll } from '../../../test/factories.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
@@ -361,6 +363,41 @@ describe('importing a layer', () => {
       Location: '1 Elm Street',
       Records: 1,
     });
+  });
+});
+
+describe('a starting node', () => {
+  it("builds its large layers' indexes before it is ready, when warming is on", async () => {
+    const { client } = await townWithLayer();
+    const start = async (warm: boolean) => {
+      const node = await buildApp({
+        config: testConfig({ searchIndex: { enabled: false, warm, memoryMb: 64, awaitParcels: 0 } }),
+        database: ctx.database,
+      });
+      await node.ready();
+      return node;
+    };
+    const warm = await start(true);
+    try {
+      // Readiness waits for the warm-up (plugins/health.test.ts); a layer this small is built at once.
+      await warm.readiness.whenReady();
+      expect((await warm.inject('/readyz')).statusCode).toBe(200);
+      // Built before any request asked for it.
+      const held = warm.parcels.heldIndexes();
+      expect(held).toBeGreaterThanOrEqual(1);
+      // Served from the index built at start: no new one.
+      expect((await warm.inject(`/api/abutters/${client.id}/101`)).statusCode).toBe(200);
+      expect(warm.parcels.heldIndexes()).toBe(held);
+    } finally {
+      await warm.close();
+    }
+    const cold = await start(false);
+    try {
+      expect((await cold.inject('/readyz')).statusCode).toBe(200);
+      expect(cold.parcels.heldIndexes()).toBe(0);
+    } finally {
+      await cold.close();
+    }
   });
 });
 

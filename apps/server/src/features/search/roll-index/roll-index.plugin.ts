@@ -2,14 +2,8 @@ import fp from 'fastify-plugin';
 import { RollIndexRegistry } from './roll-index.registry.ts';
 
 /**
- * How long a starting node waits for its large rolls' indexes before it takes traffic (/readyz) anyway,
- * searching them in SQL until they are built.
- */
-const READY_WAIT_MS = 120_000;
-
-/**
  * The roll index registry's life: made with the app, its largest rolls warmed once the app is ready (the
- * node is not ready until the large ones are built, or READY_WAIT_MS has passed), closed with it.
+ * node is not ready until the large ones are built, or the readiness cap has passed), closed with it.
  */
 export const rollIndexPlugin = fp(async (app) => {
   const config = app.config.searchIndex;
@@ -32,7 +26,7 @@ export const rollIndexPlugin = fp(async (app) => {
       const warm = registry
         .warm()
         .catch((err: unknown) => app.log.warn({ err }, 'search index warm-up failed'));
-      app.readiness.holdUntil(warm, READY_WAIT_MS);
+      app.readiness.holdUntil(warm);
     });
   app.addHook('onClose', () => registry.close());
 });

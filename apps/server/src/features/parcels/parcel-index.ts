@@ -29,6 +29,17 @@ import { Grow, packTexts, packedBytes, textAt, type PackedTexts } from '../../li
  * county's records as objects took 350 MB).
  */
 
+/*
+ * A build gives the event loop a turn between its steps and every so many shapes, positions or records:
+ * a county's, built when its first map request came (a node that did not warm it, or a new roll), held
+ * every other request for up to 3.2 s at a time; now the longest wait is one tree's sort (flatbush's
+ * finish, about a second on a 2-core machine).
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const TURN_SHAPES = 4096;
+const TURN_VERTICES = 65_536;
+const TURN_RECORDS = 8192;
+
 /** Shapes and records past which a build collects its garbage (collect-garbage.ts) when done. */
 const LARGE_BUILD = 200_000;
 
@@ -113,7 +124,8 @@ async function buildParcelIndex(
   const shapeRingGrow = new Grow((n) => new Uint32Array(n));
   const boxes = new Grow((n) => new Float64Array(n));
   for await (const batch of shapeBatches)
-    for (const s of batch) {
+    for (const [k, s] of batch.entries()) {
+      if (k % TURN_SHAPES === TURN_SHAPES - 1) await nextTurn();
       shapeOfCode.set(s.keyCode, shapeRingGrow.length);
       shapeRingGrow.push(ringStartGrow.length);
       const shape = JSON.parse(s.coordinates) as MultiPolygon;
@@ -155,8 +167,10 @@ async function buildParcelIndex(
       maxY = Math.max(maxY, y1!);
     }
     lonLatTree.finish();
+    await nextTurn();
     const project = localProjection((minX + maxX) / 2, (minY + maxY) / 2);
     for (let i = 0; i < vertexCount; i++) {
+      if (i % TURN_VERTICES === TURN_VERTICES - 1) await nextTurn();
       const [x, y] = project([lonLat[2 * i]!, lonLat[2 * i + 1]!]);
       planarXY[2 * i] = x;
       planarXY[2 * i + 1] = y;
@@ -164,6 +178,7 @@ async function buildParcelIndex(
     // Boxes of the single-precision positions themselves, so a box never leaves out a position.
     planarTree = new Flatbush(n, 16, Float32Array);
     for (let i = 0; i < n; i++) {
+      if (i % TURN_SHAPES === TURN_SHAPES - 1) await nextTurn();
       let bx0 = Infinity;
       let by0 = Infinity;
       let bx1 = -Infinity;
@@ -179,6 +194,7 @@ async function buildParcelIndex(
       planarBoxes.set([bx0, by0, bx1, by1], 4 * i);
       planarTree.add(bx0, by0, bx1, by1);
     }
+    await nextTurn();
     planarTree.finish();
   }
   boxes.clear();
@@ -189,7 +205,8 @@ async function buildParcelIndex(
   const locationOf: string[] = [];
   const joinedShape = new Grow((m) => new Uint32Array(m));
   for await (const batch of recordBatches)
-    for (const r of batch) {
+    for (const [k, r] of batch.entries()) {
+      if (k % TURN_RECORDS === TURN_RECORDS - 1) await nextTurn();
       const value = layer.keyField === 'Account' ? r.account : r.mapLot;
       const shape = value ? shapeOfCode.get(codeKey(value)) : undefined;
       if (shape === undefined) continue;
@@ -216,6 +233,7 @@ async function buildParcelIndex(
     recordShape.fill(s, from, to);
     if (to - from > 1) numbered.subarray(from, to).sort((a, b) => byMapLotThenAccount(joined(a), joined(b)));
   }
+  await nextTurn();
   const numberOf = new Uint32Array(m);
   numbered.forEach((i, k) => (numberOf[i] = k));
   // Already in account order as the database sorts; sorting again (nearly linear on sorted input) puts
@@ -225,8 +243,11 @@ async function buildParcelIndex(
   );
   const byAccount = Uint32Array.from(inAccountOrder, (i) => numberOf[i]!);
   const pack = (values: string[]) => packTexts(Array.from(numbered, (i) => values[i]!));
+  await nextTurn();
   const accounts = pack(accountOf);
+  await nextTurn();
   const mapLots = pack(mapLotOf);
+  await nextTurn();
   const locations = pack(locationOf);
 
   const index = {

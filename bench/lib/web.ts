@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { launchOptions } from '../../e2e/support/chromium.ts';
 import { benchServerEnv, ROOT, startBenchServer } from './server-process.ts';
 
 /*
@@ -168,18 +169,11 @@ export async function runLighthouse(
   const launcher = (await import(require.resolve('chrome-launcher'))) as {
     launch: (o: object) => Promise<{ port: number; kill: () => Promise<void> | void }>;
   };
+  // The browser tests' Chromium, started the same way (e2e/support/chromium.ts).
+  const { executablePath, args } = launchOptions();
   const chrome = await launcher.launch({
-    chromePath: '/usr/bin/chromium',
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    chromePath: executablePath,
+    chromeFlags: ['--headless=new', ...args],
   });
   const out: LighthouseFigure[] = [];
   try {

@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { forgetAccountDataOnSignOut } from '@/features/auth/api/account-data';
 import { ApiError } from '@/lib/api-client';
 
 /** The app's one query cache: the entry script fills it (prefetch-public-page.ts) before React runs. */
@@ -12,3 +13,5 @@ export const queryClient = new QueryClient({
     },
   },
 });
+
+forgetAccountDataOnSignOut(queryClient);

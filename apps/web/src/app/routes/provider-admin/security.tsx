@@ -1,6 +1,5 @@
 import { useSearchParams } from 'react-router';
 import { Role, type User } from '@opp/contracts';
-import { twoFactorKeys } from '@/features/account-security/api/query-keys';
 import { AccountSecurity } from '@/features/account-security/components/account-security';
 import { safeNext } from '@/features/account-security/utils/safe-next';
 import { LoginPage } from '@/features/auth/components/login-page';
@@ -30,7 +29,7 @@ export function Component() {
     );
 
   return (
-    <ConsoleFrame providerName={providerName} username={user.Username} forget={twoFactorKeys.all}>
+    <ConsoleFrame providerName={providerName} username={user.Username}>
       <AccountSecurity
         user={user}
         issuer={providerName}

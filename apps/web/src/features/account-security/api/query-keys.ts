@@ -1,5 +1,7 @@
+import { accountKeys } from '@/features/auth/api/account-data';
+
 /** Per user: one browser may sign in as someone else after a logout. */
 export const twoFactorKeys = {
-  all: ['two-factor'] as const,
-  status: (userId: number) => ['two-factor', userId] as const,
+  all: [...accountKeys.all, 'two-factor'] as const,
+  status: (userId: number) => [...twoFactorKeys.all, userId] as const,
 };

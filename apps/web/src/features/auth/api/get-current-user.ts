@@ -2,6 +2,7 @@ import type { User } from '@opp/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { authStore } from '@/lib/auth-store';
+import { accountKeys } from './account-data';
 
 /** GET /api/user/{UserId}: the signed-in account as the server knows it now. */
 export async function getCurrentUser(userId: number, signal?: AbortSignal): Promise<User> {
@@ -17,7 +18,7 @@ export async function getCurrentUser(userId: number, signal?: AbortSignal): Prom
  */
 export function useVerifyStoredLogin(userId: number | null) {
   return useQuery({
-    queryKey: ['current-user', userId],
+    queryKey: [...accountKeys.all, 'current-user', userId],
     queryFn: ({ signal }) => getCurrentUser(userId!, signal),
     enabled: userId !== null,
     staleTime: Infinity,

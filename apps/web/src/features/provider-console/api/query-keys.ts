@@ -1,6 +1,8 @@
+import { accountKeys } from '@/features/auth/api/account-data';
+
 /** Query keys of the provider console, so mutations invalidate exactly what they change. */
 export const providerKeys = {
-  all: ['provider-console'] as const,
+  all: [...accountKeys.all, 'provider-console'] as const,
   clients: () => [...providerKeys.all, 'clients'] as const,
   admins: () => [...providerKeys.all, 'admins'] as const,
   contacts: (clientId: number) => [...providerKeys.all, 'contacts', clientId] as const,

@@ -1,5 +1,4 @@
 import { useState, type ReactNode } from 'react';
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { SkipNav } from '@/components/ui/skip-nav';
 import { logout } from '@/features/auth/api/logout';
 import { ConsoleHeader } from './console-header';
@@ -10,21 +9,16 @@ export interface ConsoleFrameProps {
   username: string;
   /** The account security page, linked from the header. */
   securityHref?: string;
-  /** The cached answers of this page, forgotten on logout. */
-  forget: QueryKey;
   children: ReactNode;
 }
 
 /** Every signed-in provider page: skip link, the console header with logout, and the main landmark. */
-export function ConsoleFrame({ providerName, username, securityHref, forget, children }: ConsoleFrameProps) {
-  const queryClient = useQueryClient();
+export function ConsoleFrame({ providerName, username, securityHref, children }: ConsoleFrameProps) {
   const [loggingOut, setLoggingOut] = useState(false);
 
   const handleLogout = async () => {
     setLoggingOut(true);
     await logout();
-    // Nothing of this account stays in memory for whoever uses this browser next.
-    queryClient.removeQueries({ queryKey: forget });
     setLoggingOut(false);
   };
 

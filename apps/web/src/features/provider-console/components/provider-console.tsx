@@ -1,5 +1,4 @@
 import type { User } from '@opp/contracts';
-import { providerKeys } from '../api/query-keys';
 import { ClientsPanel } from './clients-panel';
 import { ConsoleFrame } from './console-frame';
 import { ProviderAdminsPanel } from './provider-admins-panel';
@@ -14,12 +13,7 @@ export interface ProviderConsoleProps {
 /** The signed-in provider admin's console: clients (with roll publishing) and provider administrators. */
 export function ProviderConsole({ user, providerName, securityHref }: ProviderConsoleProps) {
   return (
-    <ConsoleFrame
-      providerName={providerName}
-      username={user.Username}
-      securityHref={securityHref}
-      forget={providerKeys.all}
-    >
+    <ConsoleFrame providerName={providerName} username={user.Username} securityHref={securityHref}>
       <h1 className="margin-top-4">Provider console</h1>
       <div className="grid-row grid-gap-4">
         <div className="grid-col-12 desktop:grid-col-8">

@@ -1,3 +1,5 @@
+import { accountKeys } from '@/features/auth/api/account-data';
+
 export const usersKeys = {
-  byClient: (clientId: number) => ['users', 'client', clientId] as const,
+  byClient: (clientId: number) => [...accountKeys.all, 'users', 'client', clientId] as const,
 };

@@ -133,7 +133,7 @@ export function generateRecord(seed: string, layout: ClientLayout, i: number): P
   const lot = (i % layout.lotsPerMap) + 1;
   const mapLot = `${String(map).padStart(3, '0')}-${String(lot).padStart(3, '0')}${rng.chance(0.05) ? `-${rng.pick(['A', 'B', 'C'])}` : ''}`;
   const street = layout.streets.sample(rng);
-  const streetNumber = rng.chance(0.04) ? '' : String(rng.skewed(60, 2400));
+  const streetNumber = rng.chance(0.04) ? '' : String(rng.longTail(60, 2400));
   const apartment = rng.chance(0.06) ? rng.pick(['A', 'B', '1', '2', '3', 'UNIT 4']) : '';
 
   const kind = rng.next();
@@ -161,13 +161,13 @@ export function generateRecord(seed: string, layout: ClientLayout, i: number): P
     });
   }
 
-  const acres = vacant ? rng.skewed(4, 400, 0.01) : rng.skewed(0.7, 60, 0.01);
+  const acres = vacant ? rng.longTail(4, 400, 0.01) : rng.longTail(0.7, 60, 0.01);
   const landLines = [] as NonNullable<PropertyRecordInput['Land']>;
   const lineCount = vacant ? rng.int(1, 3) : rng.int(1, 2);
   let landValue = 0;
   for (let l = 0; l < lineCount; l++) {
     const type = l === 0 && !vacant ? 'HOUSE LOT' : rng.pick(N.LAND_TYPES);
-    const amount = rng.skewed(vacant ? 25_000 : 45_000, 900_000, 100);
+    const amount = rng.longTail(vacant ? 25_000 : 45_000, 900_000, 100);
     landValue += amount;
     landLines.push({
       LandCode: String(N.LAND_TYPES.indexOf(type) + 10),
@@ -185,8 +185,8 @@ export function generateRecord(seed: string, layout: ClientLayout, i: number): P
   let buildingValue = 0;
   const yearBuilt = rng.int(1780, 2024);
   if (residential) {
-    const area = rng.skewed(1_600, 9_000, 10);
-    const value = rng.skewed(160_000, 2_500_000, 100);
+    const area = rng.longTail(1_600, 9_000, 10);
+    const value = rng.longTail(160_000, 2_500_000, 100);
     buildingValue += value;
     buildings.push({
       BuildingType: rng.pick(N.BUILDING_STYLES),
@@ -234,7 +234,7 @@ export function generateRecord(seed: string, layout: ClientLayout, i: number): P
     });
   }
   if (commercial) {
-    const value = rng.skewed(450_000, 20_000_000, 100);
+    const value = rng.longTail(450_000, 20_000_000, 100);
     buildingValue += value;
     commercialBuildings.push({
       OccupancyCode: rng.pick(N.OCCUPANCIES),
@@ -245,7 +245,7 @@ export function generateRecord(seed: string, layout: ClientLayout, i: number): P
       ExteriorWalls: rng.pick(N.EXTERIOR_WALLS),
       Stories: rng.int(1, 4),
       HeightPerStory: rng.int(9, 16),
-      BaseFloorArea: rng.skewed(4_000, 80_000, 10),
+      BaseFloorArea: rng.longTail(4_000, 80_000, 10),
       PerimeterOrUnits: rng.int(200, 1600),
       HeatingCooling: rng.pick(N.HEAT_TYPES),
       YearBuilt: yearBuilt,
@@ -260,7 +260,7 @@ export function generateRecord(seed: string, layout: ClientLayout, i: number): P
   if (!vacant) {
     const n = rng.int(0, 3);
     for (let a = 0; a < n; a++) {
-      const value = rng.skewed(9_000, 150_000, 100);
+      const value = rng.longTail(9_000, 150_000, 100);
       buildingValue += value;
       additions.push({
         AdditionType: rng.pick(N.ADDITIONS),

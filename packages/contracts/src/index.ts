@@ -2,6 +2,7 @@ export * from './common.ts';
 export * from './links.ts';
 export * from './addresses.ts';
 export * from './us-states.ts';
+export * from './record-fields.ts';
 export * from './property.ts';
 export * from './search.ts';
 export * from './clients.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkedLink } from './common.ts';
 import { normaliseImageLink } from './links.ts';
+import { USER_DEFINED_FIELDS } from './record-fields.ts';
 
 /*
  * The property record exactly as spec §3 names it (PascalCase), as the public API returns it and as a
@@ -278,22 +279,10 @@ const optUdv = fast(
   UserDefinedValue.nullish().transform((v) => v ?? null),
   { k: 'optObject', object: UserDefinedValue },
 );
-
-/** The user-defined value entries of §3, each a { Description, UserDefinedValue } pair. */
-export const USER_DEFINED_FIELDS = [
-  'PropertyCode',
-  'TaxLimit',
-  'TreeGrowthYear',
-  'XCoord',
-  'YCoord',
-  'Open1',
-  'Open2',
-  'Open3',
-  'Open4',
-  'Reference1',
-  'Reference2',
-  'TranCode',
-] as const;
+const userDefinedValues = Object.fromEntries(USER_DEFINED_FIELDS.map((k) => [k, optUdv])) as Record<
+  (typeof USER_DEFINED_FIELDS)[number],
+  typeof optUdv
+>;
 
 /** Account numbers appear in URLs: letters, digits and a few separators only. */
 const ACCOUNT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -347,18 +336,7 @@ export const PropertyRecord = z.object({
   Taxes: list(TaxRow, 100),
   /** Earlier years' values, any order in a roll (the page shows the newest first). */
   ValueHistory: list(ValuationYear, 200),
-  PropertyCode: optUdv,
-  TaxLimit: optUdv,
-  TreeGrowthYear: optUdv,
-  XCoord: optUdv,
-  YCoord: optUdv,
-  Open1: optUdv,
-  Open2: optUdv,
-  Open3: optUdv,
-  Open4: optUdv,
-  Reference1: optUdv,
-  Reference2: optUdv,
-  TranCode: optUdv,
+  ...userDefinedValues,
   /**
    * The owners' names and mailing addresses are withheld from the public (a source flag such as
    * Vision's REM_INET_SUPPRESS): kept in the roll, never served (apps/server/…/owner-privacy.ts).

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { USER_DEFINED_FIELDS } from '@opp/contracts/record-fields';
 import { DataTable, FieldList, type Column } from '@/components/ui/data-table';
 import {
   formatAcres,
@@ -263,24 +264,9 @@ export function BuildingSection({ p }: { p: P }) {
   );
 }
 
-const USER_DEFINED = [
-  'PropertyCode',
-  'TaxLimit',
-  'TreeGrowthYear',
-  'XCoord',
-  'YCoord',
-  'Open1',
-  'Open2',
-  'Open3',
-  'Open4',
-  'Reference1',
-  'Reference2',
-  'TranCode',
-] as const;
-
 /** The town-defined entries of spec §3 (each a Description and a value). */
 export function AdditionalAssessmentsSection({ p }: { p: P }) {
-  const rows = USER_DEFINED.map((k) => p[k])
+  const rows = USER_DEFINED_FIELDS.map((k) => p[k])
     .filter((v): v is NonNullable<typeof v> => v !== null && v !== undefined)
     .filter((v) => has(v.Description) || has(v.UserDefinedValue));
   return (

@@ -1,16 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectNoA11yViolations,
-  launchBrowser,
-  newPage,
-  settle,
-  SCREENSHOTS_DIR,
-  type TrackedPage,
-} from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectNoA11yViolations, settle, SCREENSHOTS_DIR, type TrackedPage } from './support/browser.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { HARRISON, seedPublicTowns } from './support/public-fixture.ts';
 import { createUser } from './support/seed.ts';
 
@@ -31,23 +24,14 @@ const TOWN_ADMIN = { username: 'tina.town', password: 'town admin password' };
 const OTHER_ADMIN = { username: 'oscar.otherwise-long-username', password: 'other admin password' };
 const PROVIDER = { username: 'pat.provider', password: 'provider password 123' };
 
-let portal: Portal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal({
-    seed: async (db) => {
-      const { harrisonId } = await seedPublicTowns(db);
-      await createUser(db, { ...TOWN_ADMIN, roleId: 2, manages: harrisonId });
-      await createUser(db, { ...OTHER_ADMIN, roleId: 3, manages: harrisonId });
-      await createUser(db, { ...PROVIDER, roleId: 1 });
-    },
-  });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
+const portal = setUpPortal({
+  page: { timeoutMs: 20_000 },
+  seed: async (db) => {
+    const { harrisonId } = await seedPublicTowns(db);
+    await createUser(db, { ...TOWN_ADMIN, roleId: 2, manages: harrisonId });
+    await createUser(db, { ...OTHER_ADMIN, roleId: 3, manages: harrisonId });
+    await createUser(db, { ...PROVIDER, roleId: 1 });
+  },
 });
 
 /**
@@ -124,16 +108,13 @@ describe('every page at every width', () => {
   let townAdmin: TrackedPage;
   let provider: TrackedPage;
   beforeAll(async () => {
-    visitor = await newPage(browser, { baseURL: portal.url, timeoutMs: 20_000 });
-    townAdmin = await newPage(browser, { baseURL: portal.url, timeoutMs: 20_000 });
-    provider = await newPage(browser, { baseURL: portal.url, timeoutMs: 20_000 });
+    visitor = await portal.open();
+    townAdmin = await portal.open();
+    provider = await portal.open();
     await signIn(townAdmin, `/${HARRISON.state}/${HARRISON.city}/admin`, TOWN_ADMIN);
     await townAdmin.getByRole('heading', { name: 'Admins' }).waitFor();
     await signIn(provider, '/admin', PROVIDER);
     await provider.getByRole('heading', { name: 'Provider console' }).waitFor();
-  });
-  afterAll(async () => {
-    await Promise.all([visitor, townAdmin, provider].map((p) => p?.close()));
   });
 
   const expectInside = async (page: Page, label: string) => {

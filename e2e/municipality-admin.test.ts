@@ -1,17 +1,15 @@
 import sharp from 'sharp';
-import type { Browser, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Response } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
   expectNoA11yViolations,
   hasHorizontalScroll,
   MOBILE,
-  launchBrowser,
-  newPage,
   screenshot,
   type TrackedPage,
 } from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { buildClient, createUser, publishRoll } from './support/seed.ts';
 
 /*
@@ -37,33 +35,25 @@ const jpeg = () =>
     .toBuffer();
 
 describe('municipality admin', () => {
-  let portal: Portal;
-  let browser: Browser;
   let page: TrackedPage;
   let clientId = 0;
 
-  beforeAll(async () => {
-    portal = await startPortal({
-      seed: async (db) => {
-        const town = await buildClient(db, {
-          city: OLD_CITY,
-          stateProvince: 'Maine',
-          description: `Town of ${OLD_CITY}`,
-        });
-        clientId = town.id;
-        await publishRoll(db, town.id, [
-          { Account: '1', StreetNumber: '5', StreetName: 'Elm St', Owners: [{ OwnerName: 'ROWE ADA' }] },
-        ]);
-        await createUser(db, { ...SUPER, roleId: 2, manages: town.id });
-      },
-    });
-    browser = await launchBrowser();
-    page = await newPage(browser, { baseURL: portal.url });
+  const portal = setUpPortal({
+    seed: async (db) => {
+      const town = await buildClient(db, {
+        city: OLD_CITY,
+        stateProvince: 'Maine',
+        description: `Town of ${OLD_CITY}`,
+      });
+      clientId = town.id;
+      await publishRoll(db, town.id, [
+        { Account: '1', StreetNumber: '5', StreetName: 'Elm St', Owners: [{ OwnerName: 'ROWE ADA' }] },
+      ]);
+      await createUser(db, { ...SUPER, roleId: 2, manages: town.id });
+    },
   });
-  afterAll(async () => {
-    await page?.close().catch(() => {});
-    await browser?.close();
-    await portal?.close();
+  beforeAll(async () => {
+    page = await portal.open();
   });
 
   const dialog = (name: string | RegExp) => page.getByRole('dialog', { name });
@@ -106,7 +96,7 @@ describe('municipality admin', () => {
 
   /** The banner the public search page shows: its file URL once it has loaded, or null for none. */
   async function publicBanner(city: string): Promise<string | null> {
-    const publicPage = await newPage(browser, { baseURL: portal.url });
+    const publicPage = await portal.open();
     try {
       await publicPage.goto(searchUrl(city));
       await publicPage.getByRole('heading', { level: 1 }).waitFor();
@@ -166,7 +156,7 @@ describe('municipality admin', () => {
     await page.waitForURL((u) => decodeURIComponent(u.pathname) === `/Maine/${NEW_CITY}/admin`);
     await page.getByRole('heading', { level: 1, name: `${NEW_CITY}, Maine` }).waitFor();
 
-    const visitor = await newPage(browser, { baseURL: portal.url });
+    const visitor = await portal.open();
     await visitor.goto(searchUrl(OLD_CITY));
     await visitor.getByRole('heading', { level: 1, name: `${NEW_CITY}, Maine` }).waitFor();
     await visitor.close();
@@ -244,7 +234,7 @@ describe('municipality admin', () => {
     expect((await updated).status()).toBe(200);
     await contacts.getByRole('rowheader', { name: 'Town Clerk & Registrar' }).waitFor();
 
-    const visitor = await newPage(browser, { baseURL: portal.url });
+    const visitor = await portal.open();
     await visitor.goto(searchUrl(NEW_CITY));
     await visitor.getByRole('button', { name: `Contact information for ${NEW_CITY}, Maine` }).click();
     const info = visitor.getByRole('dialog', { name: 'Contact Info' });

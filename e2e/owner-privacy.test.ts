@@ -1,7 +1,7 @@
-import type { Browser, Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, type TrackedPage } from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import type { Locator } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TrackedPage } from './support/browser.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { buildClient, createUser, publishRoll } from './support/seed.ts';
 
 /*
@@ -14,39 +14,31 @@ const ADMIN = { username: 'pat.provider', password: 'provider password 123' };
 const TOWN = 'Quietbrook';
 
 describe('owner privacy', () => {
-  let portal: Portal;
-  let browser: Browser;
   let page: TrackedPage;
 
-  beforeAll(async () => {
-    portal = await startPortal({
-      seed: async (db) => {
-        await createUser(db, { ...ADMIN, roleId: 1 });
-        const town = await buildClient(db, { city: TOWN, stateProvince: 'Maine' });
-        await publishRoll(db, town.id, [
-          {
-            Account: 'Q1',
-            StreetNumber: '4',
-            StreetName: 'MILL RD',
-            Owners: [{ OwnerName: 'PUBLIC PERSON', Address1: '4 MILL RD' }],
-          },
-          {
-            Account: 'Q2',
-            StreetNumber: '6',
-            StreetName: 'MILL RD',
-            SuppressOwner: true,
-            Owners: [{ OwnerName: 'PRIVATE PERSON', Address1: '1 SECRET WAY' }],
-          },
-        ]);
-      },
-    });
-    browser = await launchBrowser();
-    page = await newPage(browser, { baseURL: portal.url });
+  const portal = setUpPortal({
+    seed: async (db) => {
+      await createUser(db, { ...ADMIN, roleId: 1 });
+      const town = await buildClient(db, { city: TOWN, stateProvince: 'Maine' });
+      await publishRoll(db, town.id, [
+        {
+          Account: 'Q1',
+          StreetNumber: '4',
+          StreetName: 'MILL RD',
+          Owners: [{ OwnerName: 'PUBLIC PERSON', Address1: '4 MILL RD' }],
+        },
+        {
+          Account: 'Q2',
+          StreetNumber: '6',
+          StreetName: 'MILL RD',
+          SuppressOwner: true,
+          Owners: [{ OwnerName: 'PRIVATE PERSON', Address1: '1 SECRET WAY' }],
+        },
+      ]);
+    },
   });
-  afterAll(async () => {
-    await page?.close().catch(() => {});
-    await browser?.close();
-    await portal?.close();
+  beforeAll(async () => {
+    page = await portal.open();
   });
 
   /** The record page once the app has drawn it (the server paints the heading before). */

@@ -1,5 +1,4 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readParcelFile } from '../apps/server/src/features/parcels/parcel-files.ts';
 import { importParcelLayer } from '../apps/server/src/features/parcels/parcel-import.ts';
 import {
@@ -8,8 +7,8 @@ import {
   cambridgeRoll,
   hasCambridge,
 } from '../apps/server/test/parcel-layers.ts';
-import { expectNoA11yViolations, launchBrowser, newPage, screenshot } from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import { expectNoA11yViolations, screenshot } from './support/browser.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { buildClient, publishRoll } from './support/seed.ts';
 
 /*
@@ -19,33 +18,27 @@ import { buildClient, publishRoll } from './support/seed.ts';
 
 if (!hasCambridge) console.warn(`Cambridge parcel map browser test ${CAMBRIDGE_MISSING}`);
 
-let portal: Portal;
-let browser: Browser;
 let clientId = 0;
 
 describe.skipIf(!hasCambridge)('a Cambridge record', () => {
-  beforeAll(async () => {
-    portal = await startPortal({
-      seed: async (db) => {
-        const client = await buildClient(db, { city: 'Cambridge', stateProvince: 'Massachusetts' });
-        clientId = client.id;
-        const { client: published } = await publishRoll(db, client.id, cambridgeRoll());
-        const report = await importParcelLayer(db, await readParcelFile(CAMBRIDGE_LAYER), {
-          clientId,
-          rollId: published.activeRollId,
-          key: 'MapLot',
-          property: 'ML',
-          fileName: 'cambridge_parcels_fy2014.topojson',
-          dryRun: false,
-        });
-        if (report.problems.count) throw new Error(report.problems.first.join('\n'));
-      },
-    });
-    browser = await launchBrowser();
-  }, 300_000);
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
+  const portal = setUpPortal({
+    page: { timeoutMs: 20_000 },
+    // Reading the city's layer and roll takes a minute or more on a busy machine.
+    startTimeoutMs: 300_000,
+    seed: async (db) => {
+      const client = await buildClient(db, { city: 'Cambridge', stateProvince: 'Massachusetts' });
+      clientId = client.id;
+      const { client: published } = await publishRoll(db, client.id, cambridgeRoll());
+      const report = await importParcelLayer(db, await readParcelFile(CAMBRIDGE_LAYER), {
+        clientId,
+        rollId: published.activeRollId,
+        key: 'MapLot',
+        property: 'ML',
+        fileName: 'cambridge_parcels_fy2014.topojson',
+        dryRun: false,
+      });
+      if (report.problems.count) throw new Error(report.problems.first.join('\n'));
+    },
   });
 
   it('shows its parcel on the map among its neighbours, and its abutters, with no axe violations', async () => {
@@ -55,7 +48,7 @@ describe.skipIf(!hasCambridge)('a Cambridge record', () => {
       if ((await fetch(`${portal.url}/api/parcels/${clientId}/${i}`)).ok) account = String(i);
     expect(account).not.toBe('');
 
-    const page = await newPage(browser, { timeoutMs: 20_000, baseURL: portal.url });
+    const page = await portal.open();
     try {
       await page.goto(`/Massachusetts/Cambridge/${account}`);
       const section = page.getByRole('region', { name: 'Map and Abutters' });

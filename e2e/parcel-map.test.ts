@@ -1,16 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDemoParcelLayer } from '../apps/server/src/features/parcels/demo-parcels.ts';
-import {
-  expectNoA11yViolations,
-  launchBrowser,
-  MOBILE,
-  newPage,
-  screenshot,
-  settle,
-  type TrackedPage,
-} from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import { expectNoA11yViolations, MOBILE, screenshot, settle, type TrackedPage } from './support/browser.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { seedPublicTowns } from './support/public-fixture.ts';
 
 /*
@@ -20,25 +11,18 @@ import { seedPublicTowns } from './support/public-fixture.ts';
  * runs with MAP_TILES_URL empty (TEST_ENV), so the map draws parcels only.
  */
 
-let portal: Portal;
-let browser: Browser;
 let page: TrackedPage;
 
-beforeAll(async () => {
-  portal = await startPortal({
-    seed: async (db) => {
-      const { harrisonId } = await seedPublicTowns(db);
-      const report = await createDemoParcelLayer(db, harrisonId, { lat: 44.11, lon: -70.68 }, 'e2e');
-      if (!report) throw new Error('Harrison got no parcel layer');
-    },
-  });
-  browser = await launchBrowser();
-  page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+const portal = setUpPortal({
+  page: { timeoutMs: 15_000 },
+  seed: async (db) => {
+    const { harrisonId } = await seedPublicTowns(db);
+    const report = await createDemoParcelLayer(db, harrisonId, { lat: 44.11, lon: -70.68 }, 'e2e');
+    if (!report) throw new Error('Harrison got no parcel layer');
+  },
 });
-afterAll(async () => {
-  await page?.close();
-  await browser?.close();
-  await portal?.close();
+beforeAll(async () => {
+  page = await portal.open();
 });
 
 const parcelPaths = (p: TrackedPage) => p.locator('.opp-parcel-map path.leaflet-interactive');
@@ -124,7 +108,7 @@ describe('parcel maps', () => {
   });
 
   it('has no map, and asks for none, on a town without a parcel layer', async () => {
-    const other = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const other = await portal.open();
     try {
       const parcelRequests: string[] = [];
       other.on('request', (r) => {
@@ -166,7 +150,7 @@ describe('parcel maps', () => {
   });
 
   it('fits a phone screen', async () => {
-    const phone = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url, viewport: MOBILE });
+    const phone = await portal.open({ viewport: MOBILE });
     try {
       let leaflet = 0;
       phone.on('request', (r) => {

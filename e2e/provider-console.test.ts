@@ -1,16 +1,14 @@
-import type { Browser, Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
   expectNoA11yViolations,
   hasHorizontalScroll,
-  launchBrowser,
   MOBILE,
-  newPage,
   screenshot,
   type TrackedPage,
 } from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { buildClient, createUser } from './support/seed.ts';
 
 /*
@@ -50,24 +48,16 @@ const roll = [
   .join('\n');
 
 describe('provider console', () => {
-  let portal: Portal;
-  let browser: Browser;
   let page: TrackedPage;
 
-  beforeAll(async () => {
-    portal = await startPortal({
-      seed: async (db) => {
-        await createUser(db, { ...ADMIN, roleId: 1 });
-        await buildClient(db, { city: 'Augusta', stateProvince: 'Maine' });
-      },
-    });
-    browser = await launchBrowser();
-    page = await newPage(browser, { baseURL: portal.url });
+  const portal = setUpPortal({
+    seed: async (db) => {
+      await createUser(db, { ...ADMIN, roleId: 1 });
+      await buildClient(db, { city: 'Augusta', stateProvince: 'Maine' });
+    },
   });
-  afterAll(async () => {
-    await page?.close().catch(() => {});
-    await browser?.close();
-    await portal?.close();
+  beforeAll(async () => {
+    page = await portal.open();
   });
 
   const dialog = (name: string | RegExp) => page.getByRole('dialog', { name });
@@ -156,7 +146,7 @@ describe('provider console', () => {
   });
 
   it('the town appears on the home page and its records are searchable', async () => {
-    const visitor = await newPage(browser, { baseURL: portal.url });
+    const visitor = await portal.open();
     try {
       await visitor.goto('/');
       const region = visitor.getByLabel('Region');

@@ -1,17 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
   expectNoA11yViolations,
   hasHorizontalScroll,
-  launchBrowser,
   MOBILE,
-  newPage,
   screenshot,
   settle,
   type TrackedPage,
 } from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { seedPublicTowns } from './support/public-fixture.ts';
 
 /*
@@ -20,20 +18,11 @@ import { seedPublicTowns } from './support/public-fixture.ts';
  * keyboard path through the page.
  */
 
-let portal: Portal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal({
-    seed: async (db) => {
-      await seedPublicTowns(db);
-    },
-  });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
+const portal = setUpPortal({
+  page: { timeoutMs: 15_000 },
+  seed: async (db) => {
+    await seedPublicTowns(db);
+  },
 });
 
 async function check(page: Page, name: string, width: number) {
@@ -48,9 +37,8 @@ for (const viewport of [DESKTOP, MOBILE]) {
   describe(`at ${w}px`, () => {
     let page: TrackedPage;
     beforeAll(async () => {
-      page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url, viewport });
+      page = await portal.open({ viewport });
     });
-    afterAll(async () => page?.close());
 
     it('home', async () => {
       await page.goto('/');
@@ -151,7 +139,7 @@ for (const viewport of [DESKTOP, MOBILE]) {
 
 describe('keyboard', () => {
   it('skip link, sortable headers, focus visible, modal focus trap', async () => {
-    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const page = await portal.open();
     await page.goto('/Maine/Harrison/search');
     await page.locator('.opp-results-table tbody tr').first().waitFor();
 

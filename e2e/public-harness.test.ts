@@ -1,28 +1,17 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage } from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import { describe, expect, it } from 'vitest';
+import { setUpPortal } from './support/portal-session.ts';
 import { buildClient } from './support/seed.ts';
 
 // The harness itself: a real server with the built app on a seeded database, reached by real Chromium.
 describe('e2e harness', () => {
-  let portal: Portal;
-  let browser: Browser;
-  beforeAll(async () => {
-    portal = await startPortal({
-      seed: async (db) => {
-        await buildClient(db, { city: 'Harnessville', stateProvince: 'Maine' });
-      },
-    });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await portal?.close();
+  const portal = setUpPortal({
+    seed: async (db) => {
+      await buildClient(db, { city: 'Harnessville', stateProvince: 'Maine' });
+    },
   });
 
   it('serves the built web app and the API on one port over the seeded database', async () => {
-    const page = await newPage(browser, { baseURL: portal.url });
+    const page = await portal.open();
     const res = await page.goto('/');
     expect(res?.status()).toBe(200);
     await expect(page.title()).resolves.toMatch(/Online Property Portal$/);

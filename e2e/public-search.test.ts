@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS_DIR, launchBrowser, newPage, type TrackedPage } from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS_DIR, type TrackedPage } from './support/browser.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { seedPublicTowns } from './support/public-fixture.ts';
 
 /*
@@ -12,20 +12,11 @@ import { seedPublicTowns } from './support/public-fixture.ts';
  * a shared URL, the contact modal, Pay Now, and the unknown town/property messages.
  */
 
-let portal: Portal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal({
-    seed: async (db) => {
-      await seedPublicTowns(db);
-    },
-  });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
+const portal = setUpPortal({
+  page: { timeoutMs: 15_000 },
+  seed: async (db) => {
+    await seedPublicTowns(db);
+  },
 });
 
 const count = (page: Page) => page.locator('.opp-count');
@@ -65,9 +56,8 @@ describe('search and record flow', () => {
   let page: TrackedPage;
   let sharedUrl = '';
   beforeAll(async () => {
-    page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    page = await portal.open();
   });
-  afterAll(async () => page?.close());
 
   it('home: Maine by default, community list sorted, Search enabled only with a community, Enter searches', async () => {
     await page.goto('/');
@@ -218,7 +208,7 @@ describe('search and record flow', () => {
   });
 
   it('a shared URL reproduces the search in a fresh browser', async () => {
-    const other = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const other = await portal.open();
     await other.goto(sharedUrl);
     await expectCount(other, 'Showing 1 to 35 of 35 results');
     expect(await firstRowCells(other)).toEqual(await firstRowCells(page));
@@ -254,7 +244,7 @@ describe('search and record flow', () => {
 
 describe('skeleton and contact modal', () => {
   it('shows three skeleton cards until the first search returns', async () => {
-    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const page = await portal.open();
     const release = await holdRequests(page, '**/api/propertysearch/**');
     await page.goto('/Maine/Harrison');
     await page.getByTestId('results-skeleton').waitFor();
@@ -281,7 +271,7 @@ describe('skeleton and contact modal', () => {
       ['/Maine/Bridgton/search', true],
       ['/Maine/Bridgton/1', true],
     ] as const) {
-      const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+      const page = await portal.open();
       await page.goto(url);
       await page.locator('.opp-count, .opp-record .opp-section').first().waitFor();
       const { painted, files } = await timeline(page);
@@ -307,7 +297,7 @@ describe('skeleton and contact modal', () => {
   });
 
   it('the search box painted with the page works before the app has loaded', async () => {
-    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const page = await portal.open();
     // The app proper (apps/web/src/app/mount.tsx) held back: only the server's painted page is there.
     const release = await holdRequests(page, '**/assets/mount-*.js');
     await page.goto('/Maine/Harrison/search');
@@ -324,7 +314,7 @@ describe('skeleton and contact modal', () => {
     await page.close();
 
     // Enter before the app is there searches anyway: the box is a plain form to the search page.
-    const slow = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const slow = await portal.open();
     const open = await holdRequests(slow, '**/assets/mount-*.js');
     await slow.goto('/Maine/Harrison/search');
     await slow.getByLabel('Search by owner, address, map/lot or account').fill('baker');
@@ -342,7 +332,7 @@ describe('skeleton and contact modal', () => {
     // Enter while the app is starting (its router waits for the page's chunk, the painted box is still
     // there): the app runs that search once it is up. Left to the browser, this submit raced React's
     // replacing the form: the page neither left nor searched, or stuck on the painted page.
-    const starting = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const starting = await portal.open();
     const mountRequested = new Promise<void>((resolve) =>
       starting.on('request', (r) => {
         if (/\/assets\/mount-[^/]*\.js$/.test(r.url())) resolve();
@@ -371,7 +361,7 @@ describe('skeleton and contact modal', () => {
   });
 
   it('contact info: a carousel with arrows, fields only when present, home URL in a new tab, Escape returns focus', async () => {
-    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const page = await portal.open();
     await page.goto('/Maine/Harrison/search');
     const info = page.getByRole('button', { name: 'Contact information for Harrison, Maine' });
     await info.click();
@@ -407,7 +397,7 @@ describe('skeleton and contact modal', () => {
 
 describe('property record', () => {
   it('shows every section, the exemption list, tax details and Pay Now with the account appended', async () => {
-    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const page = await portal.open();
     await page.goto('/Maine/Harrison/1000');
     await recordShown(page, '10 MAIN ST');
     expect(await page.locator('.opp-section__heading').allInnerTexts()).toEqual([
@@ -480,7 +470,7 @@ describe('property record', () => {
   });
 
   it('shows Pay Now only when allowed and tax is outstanding, and No Data on empty sections', async () => {
-    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const page = await portal.open();
     await page.goto('/Maine/Harrison/1002');
     await recordShown(page, '14 LAKE RD');
     expect(await page.getByRole('link', { name: /Pay Now/ }).count()).toBe(0);
@@ -502,7 +492,7 @@ describe('property record', () => {
   });
 
   it('prints as a clean document: no navigation chrome, every section, closed lists open', async () => {
-    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const page = await portal.open();
     await page.goto('/Maine/Harrison/1000');
     await recordShown(page, '10 MAIN ST');
     await page.emulateMedia({ media: 'print' });
@@ -531,7 +521,7 @@ describe('property record', () => {
 
 describe('unknown towns and properties (spec §8)', () => {
   async function expectAlertThenHome(path: string, message: string) {
-    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const page = await portal.open();
     const dialog = new Promise<string>((resolve) =>
       page.once('dialog', (d) => {
         resolve(d.message());
@@ -552,7 +542,7 @@ describe('unknown towns and properties (spec §8)', () => {
   it('an unknown account alerts "invalid property"', () =>
     expectAlertThenHome('/Maine/Harrison/999999', 'Unable to find property, invalid property.'));
   it('any other path goes home', async () => {
-    const page = await newPage(browser, { timeoutMs: 15_000, baseURL: portal.url });
+    const page = await portal.open();
     await page.goto('/a/b/c/d');
     await page.waitForURL(`${portal.url}/`);
     await page.close();

@@ -1,16 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DESKTOP,
   expectNoA11yViolations,
   hasHorizontalScroll,
-  launchBrowser,
   MOBILE,
-  newPage,
   screenshot,
   type TrackedPage,
 } from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { buildClient, createUser } from './support/seed.ts';
 
 /*
@@ -38,29 +35,21 @@ const ROWS = [
 const csv = (rows: string[]) => Buffer.from(`${HEADER}\n${rows.join('\n')}\n`);
 
 describe('provider console: publishing a town’s export with a preview', () => {
-  let portal: Portal;
-  let browser: Browser;
   let page: TrackedPage;
 
+  const portal = setUpPortal({
+    seed: async (db) => {
+      await createUser(db, { ...ADMIN, roleId: 1 });
+      await buildClient(db, { city: TOWN, stateProvince: 'Massachusetts' });
+    },
+  });
   beforeAll(async () => {
-    portal = await startPortal({
-      seed: async (db) => {
-        await createUser(db, { ...ADMIN, roleId: 1 });
-        await buildClient(db, { city: TOWN, stateProvince: 'Massachusetts' });
-      },
-    });
-    browser = await launchBrowser();
-    page = await newPage(browser, { baseURL: portal.url });
+    page = await portal.open();
     await page.goto('/admin');
     await page.getByLabel('Username').fill(ADMIN.username);
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByLabel('Password').press('Enter');
     await page.getByRole('heading', { name: 'Provider console' }).waitFor();
-  });
-  afterAll(async () => {
-    await page?.close().catch(() => {});
-    await browser?.close();
-    await portal?.close();
   });
 
   const settings = () => page.getByRole('dialog', { name: `Settings for: ${TOWN}` });
@@ -156,7 +145,7 @@ describe('provider console: publishing a town’s export with a preview', () => 
   });
 
   it('the published records are the export’s, on the public site', async () => {
-    const visitor = await newPage(browser, { baseURL: portal.url });
+    const visitor = await portal.open();
     try {
       const res = await visitor.request.get(`/api/fullproperty/7-110?state=Massachusetts&city=${TOWN}`);
       expect(res.status()).toBe(200);

@@ -1,15 +1,8 @@
-import type { Browser, Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { base32Decode, hotp, stepAt } from '../apps/server/src/features/auth/two-factor.totp.ts';
-import {
-  downloadedText,
-  expectNoA11yViolations,
-  launchBrowser,
-  newPage,
-  screenshot,
-  type TrackedPage,
-} from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import { downloadedText, expectNoA11yViolations, screenshot, type TrackedPage } from './support/browser.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { buildClient, createUser } from './support/seed.ts';
 
 /*
@@ -145,26 +138,18 @@ async function enrol(page: TrackedPage, label: string) {
 }
 
 describe('two-factor sign-in for a municipality admin', () => {
-  let portal: Portal;
-  let browser: Browser;
   let page: TrackedPage;
   let authenticator: Authenticator;
   let recovery: string[] = [];
 
-  beforeAll(async () => {
-    portal = await startPortal({
-      seed: async (db) => {
-        const town = await buildClient(db, { city: TOWN, stateProvince: 'Maine' });
-        await createUser(db, { ...ADMIN, roleId: 2, manages: town.id });
-      },
-    });
-    browser = await launchBrowser();
-    page = await newPage(browser, { baseURL: portal.url });
+  const portal = setUpPortal({
+    seed: async (db) => {
+      const town = await buildClient(db, { city: TOWN, stateProvince: 'Maine' });
+      await createUser(db, { ...ADMIN, roleId: 2, manages: town.id });
+    },
   });
-  afterAll(async () => {
-    await page?.close().catch(() => {});
-    await browser?.close();
-    await portal?.close();
+  beforeAll(async () => {
+    page = await portal.open();
   });
 
   const codeStep = () => page.getByRole('heading', { level: 2, name: 'Two-factor sign-in' });
@@ -353,26 +338,18 @@ describe('two-factor sign-in for a municipality admin', () => {
 });
 
 describe('two-factor sign-in required for provider admins', () => {
-  let portal: Portal;
-  let browser: Browser;
   let page: TrackedPage;
 
-  beforeAll(async () => {
-    portal = await startPortal({
-      env: { REQUIRE_TOTP_FOR_PROVIDER: '1' },
-      seed: async (db) => {
-        await buildClient(db, { city: TOWN, stateProvince: 'Maine' });
-        await createUser(db, { ...PROVIDER, roleId: 1 });
-        await createUser(db, { ...PROVIDER_TWO, roleId: 1 });
-      },
-    });
-    browser = await launchBrowser();
-    page = await newPage(browser, { baseURL: portal.url });
+  const portal = setUpPortal({
+    env: { REQUIRE_TOTP_FOR_PROVIDER: '1' },
+    seed: async (db) => {
+      await buildClient(db, { city: TOWN, stateProvince: 'Maine' });
+      await createUser(db, { ...PROVIDER, roleId: 1 });
+      await createUser(db, { ...PROVIDER_TWO, roleId: 1 });
+    },
   });
-  afterAll(async () => {
-    await page?.close().catch(() => {});
-    await browser?.close();
-    await portal?.close();
+  beforeAll(async () => {
+    page = await portal.open();
   });
 
   it('sends an unenrolled provider admin to enrolment, then on to the console', async () => {
@@ -413,7 +390,7 @@ describe('two-factor sign-in required for provider admins', () => {
   });
 
   it('sends an unenrolled provider admin from a town’s admin page to that town’s enrolment', async () => {
-    const other = await newPage(browser, { baseURL: portal.url });
+    const other = await portal.open();
     try {
       await other.goto(adminUrl);
       await logInWithPassword(other, PROVIDER_TWO);

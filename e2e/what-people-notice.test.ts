@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoA11yViolations, launchBrowser, newPage, type TrackedPage } from './support/browser.ts';
-import { startPortal, type Portal } from './support/portal.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectNoA11yViolations, type TrackedPage } from './support/browser.ts';
+import { setUpPortal } from './support/portal-session.ts';
 import { BRIDGTON, HARRISON, seedPublicTowns } from './support/public-fixture.ts';
 import { buildClient, createUser } from './support/seed.ts';
 
@@ -19,23 +19,14 @@ import { buildClient, createUser } from './support/seed.ts';
 const CLERK = { username: 'bea.bridgton', password: 'bridgton clerk password' };
 const EMPTY_TOWN = { state: 'Maine', city: 'Naples' };
 
-let portal: Portal;
-let browser: Browser;
-
-beforeAll(async () => {
-  portal = await startPortal({
-    seed: async (db) => {
-      const { bridgtonId } = await seedPublicTowns(db);
-      await createUser(db, { ...CLERK, roleId: 2, manages: bridgtonId });
-      // A town on the portal whose roll has not been published yet.
-      await buildClient(db, { city: EMPTY_TOWN.city, stateProvince: EMPTY_TOWN.state });
-    },
-  });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await portal?.close();
+const portal = setUpPortal({
+  page: { timeoutMs: 15_000 },
+  seed: async (db) => {
+    const { bridgtonId } = await seedPublicTowns(db);
+    await createUser(db, { ...CLERK, roleId: 2, manages: bridgtonId });
+    // A town on the portal whose roll has not been published yet.
+    await buildClient(db, { city: EMPTY_TOWN.city, stateProvince: EMPTY_TOWN.state });
+  },
 });
 
 const searchUrl = (query = '') => `/${HARRISON.state}/${HARRISON.city}/search${query}`;
@@ -53,9 +44,8 @@ async function recordShown(page: Page, address: string) {
 describe('numbers people type', () => {
   let page: TrackedPage;
   beforeAll(async () => {
-    page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+    page = await portal.open();
   });
-  afterAll(() => page?.close());
 
   it('the page-number box reverts "-3" instead of going to page 3', async () => {
     await page.goto(searchUrl());
@@ -105,9 +95,8 @@ describe('numbers people type', () => {
 describe('money and facts', () => {
   let page: TrackedPage;
   beforeAll(async () => {
-    page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+    page = await portal.open();
   });
-  afterAll(() => page?.close());
 
   it('says what is due near the top of the record and on Pay Now; a record with none says nothing', async () => {
     await page.goto(`/${HARRISON.state}/${HARRISON.city}/1000`);
@@ -157,13 +146,10 @@ describe('money and facts', () => {
 describe('on a phone', () => {
   let page: TrackedPage;
   beforeAll(async () => {
-    page = await newPage(browser, {
-      baseURL: portal.url,
-      timeoutMs: 15_000,
+    page = await portal.open({
       viewport: { width: 375, height: 812 },
     });
   });
-  afterAll(() => page?.close());
 
   it('folds the search panel into a one-line summary after a search; the first screen shows results', async () => {
     await page.goto(searchUrl());
@@ -199,7 +185,7 @@ describe('Advanced Search buttons and active filters', () => {
     { width: 375, height: 667 },
   ]) {
     it(`keeps Search and Reset in view at ${viewport.width}×${viewport.height}`, async () => {
-      const page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000, viewport });
+      const page = await portal.open({ viewport });
       await page.goto(searchUrl());
       await expectCount(page, 'Showing 1 to 50 of 120 results');
       await page.getByRole('button', { name: /Advanced search/ }).click();
@@ -222,7 +208,7 @@ describe('Advanced Search buttons and active filters', () => {
   }
 
   it('shows active filters as chips above the results; removing one searches again', async () => {
-    const page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+    const page = await portal.open();
     await page.goto(searchUrl('?beds=4&landType=Rear%20Land'));
     await expectCount(page, 'Showing 1 to 35 of 35 results');
     const chips = page.getByRole('list', { name: 'Active filters' });
@@ -246,7 +232,7 @@ describe('Advanced Search buttons and active filters', () => {
 
 describe('moving around results', () => {
   it('Previous/Next carry on across pages of results, with "n of N" for the whole set', async () => {
-    const page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+    const page = await portal.open();
     await page.goto(searchUrl('?sort=MapLot'));
     await expectCount(page, 'Showing 1 to 50 of 120 results');
     await rows(page).nth(49).getByRole('link').click();
@@ -276,7 +262,7 @@ describe('moving around results', () => {
   });
 
   it('a session that expires while a town admin edits keeps the edit and saves it after signing in', async () => {
-    const page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+    const page = await portal.open();
     await page.goto(`/${BRIDGTON.state}/${BRIDGTON.city}/admin`);
     await page.getByLabel('Username').fill(CLERK.username);
     await page.getByLabel('Password').fill(CLERK.password);
@@ -340,9 +326,8 @@ describe('moving around results', () => {
 describe('photos and print', () => {
   let page: TrackedPage;
   beforeAll(async () => {
-    page = await newPage(browser, { baseURL: portal.url, timeoutMs: 15_000 });
+    page = await portal.open();
   });
-  afterAll(() => page?.close());
 
   it('the photo viewer is a lightbox: as large as the screen allows, arrows, Escape, focus kept inside', async () => {
     await page.goto(`/${HARRISON.state}/${HARRISON.city}/1000`);

@@ -1,4 +1,5 @@
 import { Component, type ReactNode } from 'react';
+import { Alert } from '@/components/ui/alert';
 import { useComponentTrace } from '@/lib/component-trace';
 
 interface CrashBoundaryProps {
@@ -43,12 +44,13 @@ export function CrashScreen({ error }: { error: unknown }) {
   const trace = componentTrace?.replace(/^\n+/, '') ?? (error instanceof Error ? error.stack : undefined);
   return (
     <main id="main-content" className="grid-container padding-y-6">
-      <div className="usa-alert usa-alert--error" role="alert">
-        <div className="usa-alert__body">
-          <h1 className="usa-alert__heading">Something went wrong.</h1>
-          <p className="usa-alert__text">{message}</p>
-        </div>
-      </div>
+      <Alert
+        type="error"
+        slim={false}
+        role="alert"
+        heading={<h1 className="usa-alert__heading">Something went wrong.</h1>}
+        text={message}
+      />
       <p className="margin-top-3">
         {/* A full page load: whatever state broke this render is thrown away. */}
         <a className="usa-button" href="/">

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { TWO_FACTOR_ENROLMENT_MESSAGE, type TwoFactorStartResponse, type User } from '@opp/contracts';
+import { Alert, FormAlert } from '@/components/ui/alert';
 import { ApiError } from '@/lib/api-client';
 import { authStore } from '@/lib/auth-store';
 import { useTwoFactorStatus } from '../api/get-two-factor-status';
@@ -97,34 +98,26 @@ export function AccountSecurity({ user, issuer, next, backHref, backLabel }: Acc
         status.isPending ? (
           <p role="status">Loading…</p>
         ) : status.isError || !s ? (
-          <div className="usa-alert usa-alert--error usa-alert--slim" role="alert">
-            <div className="usa-alert__body">
-              <p className="usa-alert__text">
-                {status.error instanceof Error ? status.error.message : 'The status could not be loaded.'}
-              </p>
-            </div>
-          </div>
+          <Alert
+            type="error"
+            role="alert"
+            text={status.error instanceof Error ? status.error.message : 'The status could not be loaded.'}
+          />
         ) : (
           <>
-            <div role="status">
-              {view.notice ? (
-                <div className="usa-alert usa-alert--success usa-alert--slim">
-                  <div className="usa-alert__body">
-                    <p className="usa-alert__text">{view.notice}</p>
-                  </div>
-                </div>
-              ) : null}
-            </div>
+            <div role="status">{view.notice ? <Alert type="success" text={view.notice} /> : null}</div>
             {s.Required && !s.Enabled ? (
-              <div className="usa-alert usa-alert--warning">
-                <div className="usa-alert__body">
-                  <h3 className="usa-alert__heading">Two-factor sign-in is required</h3>
-                  <p className="usa-alert__text">
+              <Alert
+                type="warning"
+                slim={false}
+                heading={<h3 className="usa-alert__heading">Two-factor sign-in is required</h3>}
+                text={
+                  <>
                     {TWO_FACTOR_ENROLMENT_MESSAGE}. Turn it on below
                     {next ? ', then you will continue where you were' : ''}.
-                  </p>
-                </div>
-              </div>
+                  </>
+                }
+              />
             ) : null}
             <p>
               With two-factor sign-in on, signing in as <strong>{user.Username}</strong> takes your password
@@ -144,26 +137,19 @@ export function AccountSecurity({ user, issuer, next, backHref, backLabel }: Acc
               ) : null}
             </dl>
             {s.Enabled && s.RecoveryCodesLeft <= LOW_RECOVERY_CODES ? (
-              <div className="usa-alert usa-alert--warning usa-alert--slim">
-                <div className="usa-alert__body">
-                  <p className="usa-alert__text">
+              <Alert
+                type="warning"
+                text={
+                  <>
                     {s.RecoveryCodesLeft === 0
                       ? 'No recovery codes are left.'
                       : 'Few recovery codes are left.'}
                     {' Get new ones below with a code from your authenticator app.'}
-                  </p>
-                </div>
-              </div>
+                  </>
+                }
+              />
             ) : null}
-            <div role="alert">
-              {startError ? (
-                <div className="usa-alert usa-alert--error usa-alert--slim">
-                  <div className="usa-alert__body">
-                    <p className="usa-alert__text">{startError}</p>
-                  </div>
-                </div>
-              ) : null}
-            </div>
+            <FormAlert message={startError} />
             <div className="margin-top-3">
               {!s.Enabled ? (
                 <button type="button" className="usa-button" disabled={starting} onClick={() => void start()}>

@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
 import { recoveryCodesText } from '../utils/format-secret';
 
 export interface RecoveryCodesProps {
@@ -66,16 +67,17 @@ export function RecoveryCodes({
 
   return (
     <div className="opp-recovery">
-      <div className="usa-alert usa-alert--warning usa-alert--slim">
-        <div className="usa-alert__body">
-          <p className="usa-alert__text">
+      <Alert
+        type="warning"
+        text={
+          <>
             {replaced
               ? 'Your old recovery codes no longer work. Save these new ones now: they are shown only this once.'
               : 'Two-factor sign-in is on. Save these recovery codes now: they are shown only this once.'}{' '}
             Each one signs you in once if you lose your phone or authenticator app.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
       <div className="opp-recovery-print">
         <p className="opp-print-only">{`Recovery codes for ${account} at ${issuer}`}</p>
         <ol className="opp-recovery-codes" aria-label="Recovery codes">

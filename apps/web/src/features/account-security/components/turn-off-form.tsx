@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { FormAlert } from '@/components/ui/alert';
 import { CodeField } from '@/features/auth/components/code-field';
 import { ApiError } from '@/lib/api-client';
 import { disableTwoFactor } from '../api/disable-two-factor';
@@ -52,15 +53,7 @@ export function TurnOffForm({ onTurnedOff, onCancel }: TurnOffFormProps) {
       onSubmit={() => void submit()}
       onCancel={onCancel}
     >
-      <div role="alert">
-        {refusal ? (
-          <div className="usa-alert usa-alert--error usa-alert--slim">
-            <div className="usa-alert__body">
-              <p className="usa-alert__text">{refusal}</p>
-            </div>
-          </div>
-        ) : null}
-      </div>
+      <FormAlert message={refusal} />
       <p>
         After this, signing in takes only your username and password, and your recovery codes stop working.
       </p>

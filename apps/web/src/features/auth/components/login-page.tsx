@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { INVALID_LOGIN_MESSAGE, type User } from '@opp/contracts';
+import { Alert, FormAlert } from '@/components/ui/alert';
 import { ApiError } from '@/lib/api-client';
 import { authStore } from '@/lib/auth-store';
 import { login } from '../api/login';
@@ -136,22 +137,8 @@ export function LoginPage({ heading, canUse, returnHref, notice }: LoginPageProp
               void submit();
             }}
           >
-            {notice ? (
-              <div className="usa-alert usa-alert--info usa-alert--slim margin-top-2">
-                <div className="usa-alert__body">
-                  <p className="usa-alert__text">{notice}</p>
-                </div>
-              </div>
-            ) : null}
-            <div role="alert" aria-live="assertive">
-              {error ? (
-                <div className="usa-alert usa-alert--error usa-alert--slim margin-top-2">
-                  <div className="usa-alert__body">
-                    <p className="usa-alert__text">{error}</p>
-                  </div>
-                </div>
-              ) : null}
-            </div>
+            {notice ? <Alert type="info" className="margin-top-2" text={notice} /> : null}
+            <FormAlert message={error} className="margin-top-2" />
             {step === 'password' ? (
               <>
                 <label className="usa-label" htmlFor={`${id}-user`}>

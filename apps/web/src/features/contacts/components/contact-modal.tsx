@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { Contact } from '@opp/contracts';
+import { FormAlert } from '@/components/ui/alert';
 import { Modal } from '@/components/ui/modal';
 import { useOpenCount } from '@/hooks/use-open-count';
 import { useSaveContact, type ContactDraft } from '../api/contacts';
@@ -103,15 +104,7 @@ function ContactForm({
         submit();
       }}
     >
-      <div role="alert">
-        {error ? (
-          <div className="usa-alert usa-alert--error usa-alert--slim" id={errorId}>
-            <div className="usa-alert__body">
-              <p className="usa-alert__text">{error.message}</p>
-            </div>
-          </div>
-        ) : null}
-      </div>
+      <FormAlert message={error?.message} id={errorId} />
       {field('Title', 'Name/Title', (p) => (
         <input {...p} className={`usa-input ${p.className}`} required />
       ))}

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
 import { canAdministerClient, TITLES, type PublicClient, type User } from '@opp/contracts';
+import { FormAlert } from '@/components/ui/alert';
 import { paths } from '@/config/paths';
 import { BannerUpload } from '@/features/images/components/banner-upload';
 import { useSaveClient, type ClientDraft } from '../hooks/use-save-client';
@@ -76,15 +77,7 @@ export function ClientForm({ client, me }: { client: PublicClient; me: User }) {
           submit();
         }}
       >
-        <div role="alert">
-          {error ? (
-            <div className="usa-alert usa-alert--error usa-alert--slim" id={`${id}-error`}>
-              <div className="usa-alert__body">
-                <p className="usa-alert__text">{error}</p>
-              </div>
-            </div>
-          ) : null}
-        </div>
+        <FormAlert message={error} id={`${id}-error`} />
         <label className="usa-label" htmlFor={`${id}-title`}>
           Title
         </label>

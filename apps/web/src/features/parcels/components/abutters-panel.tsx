@@ -6,6 +6,7 @@ import {
 } from '@opp/contracts';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
+import { Alert } from '@/components/ui/alert';
 import { DownloadIcon, PrintIcon } from '@/components/ui/icons';
 import { DataTable, type Column } from '@/components/ui/data-table';
 import { OwnerAddress } from '@/components/ui/owner-address';
@@ -137,11 +138,11 @@ export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps
       </p>
 
       {abutters.isError ? (
-        <div className="usa-alert usa-alert--error usa-alert--slim" role="alert">
-          <div className="usa-alert__body">
-            <p className="usa-alert__text">The abutters could not be listed. {errorText(abutters.error)}</p>
-          </div>
-        </div>
+        <Alert
+          type="error"
+          role="alert"
+          text={<>The abutters could not be listed. {errorText(abutters.error)}</>}
+        />
       ) : null}
 
       {list && !abutters.isError ? (

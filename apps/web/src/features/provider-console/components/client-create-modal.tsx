@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
+import { FormAlert } from '@/components/ui/alert';
 import { Modal } from '@/components/ui/modal';
 import { ApiError } from '@/lib/api-client';
 import { useCreateClient } from '../api/create-client';
@@ -12,7 +13,6 @@ import {
   type ClientFormValues,
 } from '../utils/client-form';
 import { ClientForm } from './client-form';
-import { FormAlert } from './form-alert';
 
 export interface ClientCreateModalProps {
   open: boolean;
@@ -97,7 +97,7 @@ export function ClientCreateModal({ open, onClose }: ClientCreateModalProps) {
           submit();
         }}
       >
-        <FormAlert message={problem} />
+        <FormAlert message={problem} className="margin-bottom-2" />
         <ClientForm values={values} onChange={setValues} errors={errors} disabled={create.isPending} />
       </form>
     </Modal>

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import toast from 'react-hot-toast';
 import type { PublicClient } from '@opp/contracts';
+import { FormAlert } from '@/components/ui/alert';
 import { Modal } from '@/components/ui/modal';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
@@ -17,7 +18,6 @@ import {
 import { formatCount } from '@/utils/format';
 import { ClientContacts } from './client-contacts';
 import { ClientForm } from './client-form';
-import { FormAlert } from './form-alert';
 import { ImportHistory } from './import-history';
 import { ParcelLayerUpload } from './parcel-layer-upload';
 import { RollPublisher } from './roll-publisher';
@@ -121,7 +121,7 @@ function SettingsBody({
           void save();
         }}
       >
-        <FormAlert message={problem} />
+        <FormAlert message={problem} className="margin-bottom-2" />
         <ClientForm values={values} onChange={setValues} errors={errors} disabled={update.isPending} />
         <ul className="usa-button-group margin-top-3">
           <li className="usa-button-group__item">

@@ -1,4 +1,5 @@
 import { useId, useMemo, useRef, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
 import { MODAL_EXIT_MS } from '@/components/ui/modal';
 import { stateAbbreviation, type PublicClient } from '@opp/contracts';
 import { useClients } from '../api/get-clients';
@@ -65,11 +66,11 @@ export function ClientsPanel() {
       </p>
       {clients.isPending ? <p>Loading clients…</p> : null}
       {clients.isError ? (
-        <div className="usa-alert usa-alert--error usa-alert--slim" role="alert">
-          <div className="usa-alert__body">
-            <p className="usa-alert__text">The clients could not be loaded. {clients.error.message}</p>
-          </div>
-        </div>
+        <Alert
+          type="error"
+          role="alert"
+          text={<>The clients could not be loaded. {clients.error.message}</>}
+        />
       ) : null}
       {clients.data ? (
         <table className="usa-table usa-table--borderless usa-table--stacked width-full">

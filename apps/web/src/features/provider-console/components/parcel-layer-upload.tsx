@@ -6,6 +6,7 @@ import {
   type ParcelLayerReport,
   type PublicClient,
 } from '@opp/contracts';
+import { Alert } from '@/components/ui/alert';
 import { ApiError } from '@/lib/api-client';
 import { formatCount } from '@/utils/format';
 import { uploadParcelLayer } from '../api/upload-parcel-layer';
@@ -142,42 +143,49 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
         <div>
           <JoinReport report={step.report} />
           {step.report.Problems.Count > 0 ? (
-            <div className="usa-alert usa-alert--error">
-              <div className="usa-alert__body">
-                <h4 className="usa-alert__heading">{step.report.FileName} cannot be used</h4>
-                <p className="usa-alert__text">
+            <Alert
+              type="error"
+              slim={false}
+              heading={<h4 className="usa-alert__heading">{step.report.FileName} cannot be used</h4>}
+              text={
+                <>
                   Fix its {plural(step.report.Problems.Count, 'problem')} and check it again. Nothing was
                   changed.
-                </p>
-              </div>
-            </div>
+                </>
+              }
+            />
           ) : (
-            <div className="usa-alert usa-alert--warning">
-              <div className="usa-alert__body">
-                <p className="usa-alert__text">
+            <Alert
+              type="warning"
+              slim={false}
+              text={
+                <>
                   Replace {client.City}’s parcel map with the {plural(step.report.Shapes, 'parcel shape')} of{' '}
                   {step.report.FileName}?
-                </p>
-                <button type="button" className="usa-button" onClick={() => void send(false)}>
-                  Replace parcel map
-                </button>
-                <button type="button" className="usa-button usa-button--unstyled" onClick={reset}>
-                  Cancel
-                </button>
-              </div>
-            </div>
+                </>
+              }
+            >
+              <button type="button" className="usa-button" onClick={() => void send(false)}>
+                Replace parcel map
+              </button>
+              <button type="button" className="usa-button usa-button--unstyled" onClick={reset}>
+                Cancel
+              </button>
+            </Alert>
           )}
         </div>
       ) : null}
       {step.kind === 'replaced' ? (
-        <div className="usa-alert usa-alert--success usa-alert--slim" role="status">
-          <div className="usa-alert__body">
-            <p className="usa-alert__text">
+        <Alert
+          type="success"
+          role="status"
+          text={
+            <>
               {client.City}’s parcel map now has the {plural(step.report.Shapes, 'parcel shape')} of{' '}
               {step.report.FileName}.
-            </p>
-          </div>
-        </div>
+            </>
+          }
+        />
       ) : null}
     </section>
   );

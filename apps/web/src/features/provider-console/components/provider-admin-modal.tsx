@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import type { User } from '@opp/contracts';
+import { FormAlert } from '@/components/ui/alert';
 import { Modal } from '@/components/ui/modal';
 import { ApiError } from '@/lib/api-client';
 import { authStore } from '@/lib/auth-store';
 import { useSaveProviderAdmin } from '../api/save-provider-admin';
-import { FormAlert } from './form-alert';
 
 interface Values {
   Username: string;
@@ -160,7 +160,7 @@ export function ProviderAdminModal({ open, admin, providerName, onClose }: Provi
           submit();
         }}
       >
-        <FormAlert message={problem} />
+        <FormAlert message={problem} className="margin-bottom-2" />
         {field('Username', 'Name', 'text', 'off', 'The username this administrator signs in with.')}
         {field('Email', 'Email', 'email', 'off')}
         {field(

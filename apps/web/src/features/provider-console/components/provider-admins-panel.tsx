@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import type { User } from '@opp/contracts';
+import { Alert } from '@/components/ui/alert';
 import { useProviderAdmins } from '../api/get-provider-admins';
 import { ProviderAdminModal } from './provider-admin-modal';
 
@@ -31,11 +32,11 @@ export function ProviderAdminsPanel({ providerName }: { providerName: string }) 
       </div>
       {admins.isPending ? <p>Loading administrators…</p> : null}
       {admins.isError ? (
-        <div className="usa-alert usa-alert--error usa-alert--slim" role="alert">
-          <div className="usa-alert__body">
-            <p className="usa-alert__text">The administrators could not be loaded. {admins.error.message}</p>
-          </div>
-        </div>
+        <Alert
+          type="error"
+          role="alert"
+          text={<>The administrators could not be loaded. {admins.error.message}</>}
+        />
       ) : null}
       {admins.data ? (
         <table className="usa-table usa-table--borderless width-full">

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { fillPercent, formatLocation, type RollPreviewDto } from '@opp/contracts';
+import { Alert } from '@/components/ui/alert';
 import { formatAcres, formatCount, formatMoney } from '@/utils/format';
 
 type Loose = Record<string, unknown>;
@@ -76,20 +77,18 @@ export function RollPreview({
       </p>
 
       {preview.Problems.length > 0 ? (
-        <div className="usa-alert usa-alert--error usa-alert--slim">
-          <div className="usa-alert__body">
-            <ul className="opp-run-errors usa-alert__text" aria-label="Problems">
-              {preview.Problems.map((p, i) => (
-                <li key={i}>{p}</li>
-              ))}
-            </ul>
-            {preview.ProblemCount > preview.Problems.length ? (
-              <p className="usa-alert__text">
-                …and {formatCount(preview.ProblemCount - preview.Problems.length)} more.
-              </p>
-            ) : null}
-          </div>
-        </div>
+        <Alert type="error">
+          <ul className="opp-run-errors usa-alert__text" aria-label="Problems">
+            {preview.Problems.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ul>
+          {preview.ProblemCount > preview.Problems.length ? (
+            <p className="usa-alert__text">
+              …and {formatCount(preview.ProblemCount - preview.Problems.length)} more.
+            </p>
+          ) : null}
+        </Alert>
       ) : null}
 
       {preview.Sample.length > 0 ? (

@@ -12,6 +12,7 @@ import {
   type PublicClient,
   type RollPreviewDto,
 } from '@opp/contracts';
+import { Alert } from '@/components/ui/alert';
 import { ApiError } from '@/lib/api-client';
 import { publishRoll, type RollUploadParts, type UploadProgress } from '../api/publish-roll';
 import { previewRoll } from '../api/preview-roll';
@@ -357,30 +358,25 @@ function RunProgress({
           <div className="usa-hint">{bar.text}</div>
         </div>
       ) : null}
-      {run?.Status === 'succeeded' ? (
-        <div className="usa-alert usa-alert--success usa-alert--slim">
-          <div className="usa-alert__body">
-            <p className="usa-alert__text">{phase}</p>
-          </div>
-        </div>
-      ) : null}
+      {run?.Status === 'succeeded' ? <Alert type="success" text={phase} /> : null}
       {run?.Status === 'failed' ? (
-        <div className="usa-alert usa-alert--error">
-          <div className="usa-alert__body">
-            <h4 className="usa-alert__heading">{phase}</h4>
-            <p className="usa-alert__text">{run.Message}</p>
-            {run.Errors.length > 0 ? (
-              <ul className="opp-run-errors">
-                {run.Errors.map((e, i) => (
-                  <li key={i}>{e}</li>
-                ))}
-              </ul>
-            ) : null}
-            {run.ErrorCount > run.Errors.length ? (
-              <p className="usa-alert__text">…and {formatCount(run.ErrorCount - run.Errors.length)} more.</p>
-            ) : null}
-          </div>
-        </div>
+        <Alert
+          type="error"
+          slim={false}
+          heading={<h4 className="usa-alert__heading">{phase}</h4>}
+          text={run.Message}
+        >
+          {run.Errors.length > 0 ? (
+            <ul className="opp-run-errors">
+              {run.Errors.map((e, i) => (
+                <li key={i}>{e}</li>
+              ))}
+            </ul>
+          ) : null}
+          {run.ErrorCount > run.Errors.length ? (
+            <p className="usa-alert__text">…and {formatCount(run.ErrorCount - run.Errors.length)} more.</p>
+          ) : null}
+        </Alert>
       ) : null}
     </div>
   );

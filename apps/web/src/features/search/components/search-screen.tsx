@@ -1,6 +1,7 @@
 import type { SortColumn, Suggestion } from '@opp/contracts';
 import { useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { Alert } from '@/components/ui/alert';
 import { DownloadIcon, GridIcon, ListIcon, MapIcon, SearchIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { ResultsMapView } from '@/features/parcels/components/lazy-results-map';
@@ -259,14 +260,11 @@ export function SearchScreen({ clientId, state, city, hasParcelMap = false }: Se
         ) : null}
 
         {result.isError ? (
-          <div className="usa-alert usa-alert--error usa-alert--slim" role="alert">
-            <div className="usa-alert__body">
-              <p className="usa-alert__text">An error has occured please try again</p>
-              {result.error instanceof ApiError && result.error.status === 400 ? (
-                <p className="usa-alert__text">{errorText(result.error)}</p>
-              ) : null}
-            </div>
-          </div>
+          <Alert type="error" role="alert" text="An error has occured please try again">
+            {result.error instanceof ApiError && result.error.status === 400 ? (
+              <p className="usa-alert__text">{errorText(result.error)}</p>
+            ) : null}
+          </Alert>
         ) : null}
 
         {!shown && (result.isPending || data) ? <ResultsSkeleton /> : null}

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { FormAlert } from '@/components/ui/alert';
 import { useOpenCount } from '@/hooks/use-open-count';
 import toast from 'react-hot-toast';
 import { DEFAULT_ADMIN_ROLE, type User } from '@opp/contracts';
@@ -93,15 +94,7 @@ function AdminForm({
         submit();
       }}
     >
-      <div role="alert">
-        {error ? (
-          <div className="usa-alert usa-alert--error usa-alert--slim" id={errorId}>
-            <div className="usa-alert__body">
-              <p className="usa-alert__text">{error.message}</p>
-            </div>
-          </div>
-        ) : null}
-      </div>
+      <FormAlert message={error?.message} id={errorId} />
       <label className="usa-label" htmlFor={`${id}-username`}>
         Username
       </label>

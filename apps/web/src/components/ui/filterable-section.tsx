@@ -45,6 +45,62 @@ export function FilterableSection(props: FilterableSectionProps) {
   );
 }
 
+export interface ListColumn<T> {
+  label: string;
+  render: (row: T) => ReactNode;
+}
+
+export interface ListTableProps<T> {
+  /** The section heading's id (FilterableSection's children get it): names the scrolling region. */
+  headingId: string;
+  caption: string;
+  /** The first column names the row (its row header); each cell carries its label for narrow screens. */
+  columns: [ListColumn<T>, ...ListColumn<T>[]];
+  rows: T[];
+  rowKey: (row: T) => string | number;
+  /** The last, unlabelled column: the row's Edit and Delete (RowActions). */
+  actions: (row: T) => ReactNode;
+}
+
+/** The table of a FilterableSection: a list an admin filters, edits and deletes from. */
+export function ListTable<T>({ headingId, caption, columns, rows, rowKey, actions }: ListTableProps<T>) {
+  const [first, ...rest] = columns;
+  return (
+    <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={headingId}>
+      <table className="usa-table usa-table--borderless width-full opp-admin-table">
+        <caption className="opp-visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.label} scope="col">
+                {c.label}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="opp-visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              <th scope="row" data-label={first.label}>
+                {first.render(row)}
+              </th>
+              {rest.map((c) => (
+                <td key={c.label} data-label={c.label}>
+                  {c.render(row)}
+                </td>
+              ))}
+              <td className="opp-admin-actions">{actions(row)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** Edit and Delete buttons of one row, named after the row for screen readers. */
 export function RowActions({
   name,

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import toast from 'react-hot-toast';
 import type { Contact } from '@opp/contracts';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { FilterableSection, RowActions } from '@/components/ui/filterable-section';
+import { FilterableSection, ListTable, RowActions } from '@/components/ui/filterable-section';
 import { useKeptEdit } from '@/features/municipality-admin/utils/pending-edit';
 import { filterBy } from '@/utils/filter';
 import { useClientContacts, useDeleteContact } from '../api/contacts';
@@ -59,39 +59,24 @@ export function ContactsList({ clientId }: { clientId: number }) {
           ) : shown.length === 0 ? (
             <p>{all.length === 0 ? 'No contacts yet.' : 'No contact matches the filter.'}</p>
           ) : (
-            <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={headingId}>
-              <table className="usa-table usa-table--borderless width-full opp-admin-table">
-                <caption className="opp-visually-hidden">Contacts of this municipality</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name/Title</th>
-                    <th scope="col">Phone Number</th>
-                    <th scope="col">Email Address</th>
-                    <th scope="col">
-                      <span className="opp-visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((c) => (
-                    <tr key={c.ContactID}>
-                      <th scope="row" data-label="Name/Title">
-                        {c.Title}
-                      </th>
-                      <td data-label="Phone Number">{c.Telephone}</td>
-                      <td data-label="Email Address">{c.ContactEmail}</td>
-                      <td className="opp-admin-actions">
-                        <RowActions
-                          name={c.Title}
-                          onEdit={() => setEditor({ open: true, contact: c })}
-                          onDelete={() => setDoomed({ open: true, contact: c })}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ListTable
+              headingId={headingId}
+              caption="Contacts of this municipality"
+              columns={[
+                { label: 'Name/Title', render: (c) => c.Title },
+                { label: 'Phone Number', render: (c) => c.Telephone },
+                { label: 'Email Address', render: (c) => c.ContactEmail },
+              ]}
+              rows={shown}
+              rowKey={(c) => c.ContactID}
+              actions={(c) => (
+                <RowActions
+                  name={c.Title}
+                  onEdit={() => setEditor({ open: true, contact: c })}
+                  onDelete={() => setDoomed({ open: true, contact: c })}
+                />
+              )}
+            />
           )}
           <ContactModal
             open={editor.open}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import toast from 'react-hot-toast';
 import type { User } from '@opp/contracts';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { FilterableSection, RowActions } from '@/components/ui/filterable-section';
+import { FilterableSection, ListTable, RowActions } from '@/components/ui/filterable-section';
 import { useKeptEdit } from '@/features/municipality-admin/utils/pending-edit';
 import { filterBy } from '@/utils/filter';
 import { useClientAdmins } from '../api/get-client-admins';
@@ -66,47 +66,29 @@ export function AdminsList({ clientId, me }: AdminsListProps) {
           ) : shown.length === 0 ? (
             <p>{all.length === 0 ? 'No admins yet.' : 'No admin matches the filter.'}</p>
           ) : (
-            <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={headingId}>
-              <table className="usa-table usa-table--borderless width-full opp-admin-table">
-                <caption className="opp-visually-hidden">Admins of this municipality</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Username</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Super Admin</th>
-                    <th scope="col">Site Admin</th>
-                    <th scope="col">
-                      <span className="opp-visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {shown.map((u) => (
-                    <tr key={u.UserId}>
-                      <th scope="row" data-label="Username">
-                        {u.Username}
-                      </th>
-                      <td data-label="Email">{u.Email}</td>
-                      <td data-label="Super Admin">{isSuperChecked(u.RoleID) ? 'Yes' : 'No'}</td>
-                      <td data-label="Site Admin">{isSiteChecked(u.RoleID) ? 'Yes' : 'No'}</td>
-                      <td className="opp-admin-actions">
-                        {u.UserId === me.UserId ? (
-                          <span className="text-italic">You</span>
-                        ) : (
-                          <>
-                            <RowActions
-                              name={u.Username}
-                              onEdit={() => setEditor({ open: true, admin: u })}
-                              onDelete={() => setDoomed({ open: true, admin: u })}
-                            />
-                          </>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ListTable
+              headingId={headingId}
+              caption="Admins of this municipality"
+              columns={[
+                { label: 'Username', render: (u) => u.Username },
+                { label: 'Email', render: (u) => u.Email },
+                { label: 'Super Admin', render: (u) => (isSuperChecked(u.RoleID) ? 'Yes' : 'No') },
+                { label: 'Site Admin', render: (u) => (isSiteChecked(u.RoleID) ? 'Yes' : 'No') },
+              ]}
+              rows={shown}
+              rowKey={(u) => u.UserId}
+              actions={(u) =>
+                u.UserId === me.UserId ? (
+                  <span className="text-italic">You</span>
+                ) : (
+                  <RowActions
+                    name={u.Username}
+                    onEdit={() => setEditor({ open: true, admin: u })}
+                    onDelete={() => setDoomed({ open: true, admin: u })}
+                  />
+                )
+              }
+            />
           )}
           <SiteAdminModal
             open={editor.open}

@@ -15,4 +15,5 @@ export * from './policies.ts';
 export * from './two-factor.ts';
 export * from './audit.ts';
 export * from './roll-publishing.ts';
+export * from './abutter-distance.ts';
 export * from './parcels.ts';

@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { IdParam } from './common.ts';
+import {
+  ABUTTER_DISTANCE_PATTERN,
+  ABUTTER_DISTANCE_RULE,
+  abutterDistanceFeet,
+  DEFAULT_ABUTTER_DISTANCE_FEET,
+} from './abutter-distance.ts';
 import { AccountText, FullProperty } from './property.ts';
 
 /*
@@ -11,9 +17,6 @@ import { AccountText, FullProperty } from './property.ts';
 export const ParcelLayerKey = z.enum(['MapLot', 'Account']);
 export type ParcelLayerKey = z.infer<typeof ParcelLayerKey>;
 
-/** Abutters are sought at most half a mile away. */
-export const MAX_ABUTTER_DISTANCE_FEET = 2640;
-export const DEFAULT_ABUTTER_DISTANCE_FEET = 300;
 /** A box query answers at most this many parcels (flagged `Truncated` when there were more). */
 export const MAX_BBOX_FEATURES = 5000;
 /** A box wider or taller than this (degrees, about 35 miles of latitude) is refused as too large. */
@@ -93,10 +96,15 @@ export type Bbox = z.output<typeof BboxQuery>['bbox'];
 export const AbuttersQuery = z.object({
   distance: z
     .string()
-    .regex(/^\d{1,4}$/, { message: `must be a whole number of feet from 0 to ${MAX_ABUTTER_DISTANCE_FEET}` })
-    .transform(Number)
-    .refine((n) => n <= MAX_ABUTTER_DISTANCE_FEET, {
-      message: `must be a whole number of feet from 0 to ${MAX_ABUTTER_DISTANCE_FEET}`,
+    // The pattern also goes into the OpenAPI document; the transform applies the whole rule.
+    .regex(ABUTTER_DISTANCE_PATTERN, { message: ABUTTER_DISTANCE_RULE })
+    .transform((text, ctx) => {
+      const feet = abutterDistanceFeet(text);
+      if (feet === null) {
+        ctx.addIssue({ code: 'custom', message: ABUTTER_DISTANCE_RULE });
+        return z.NEVER;
+      }
+      return feet;
     })
     .optional()
     .transform((n) => n ?? DEFAULT_ABUTTER_DISTANCE_FEET),

@@ -1,9 +1,6 @@
-import {
-  type Abutter,
-  DEFAULT_ABUTTER_DISTANCE_FEET,
-  MAX_ABUTTER_DISTANCE_FEET,
-  OWNER_WITHHELD,
-} from '@opp/contracts';
+import type { Abutter } from '@opp/contracts';
+import { DEFAULT_ABUTTER_DISTANCE_FEET, MAX_ABUTTER_DISTANCE_FEET } from '@opp/contracts/abutter-distance';
+import { OWNER_WITHHELD } from '@opp/contracts/addresses';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';

@@ -1,4 +1,8 @@
-import { AbuttersQuery, MAX_ABUTTER_DISTANCE_FEET } from '@opp/contracts';
+import {
+  ABUTTER_DISTANCE_RULE,
+  abutterDistanceFeet,
+  MAX_ABUTTER_DISTANCE_FEET,
+} from '@opp/contracts/abutter-distance';
 
 /** The distances offered with one tap; any whole number of feet up to the maximum may be typed. */
 export const DISTANCE_CHOICES = [100, 200, 300, 500] as const;
@@ -10,11 +14,8 @@ export function checkDistance(text: string): DistanceCheck {
   const t = text.trim();
   if (t === '')
     return { feet: null, error: `Enter a distance in feet, from 0 to ${MAX_ABUTTER_DISTANCE_FEET}.` };
-  const parsed = AbuttersQuery.safeParse({ distance: t });
-  if (!parsed.success)
-    return {
-      feet: null,
-      error: `The distance ${parsed.error.issues[0]?.message ?? 'is not valid'}.`,
-    };
-  return { feet: parsed.data.distance, error: null };
+  const feet = abutterDistanceFeet(t);
+  return feet === null
+    ? { feet: null, error: `The distance ${ABUTTER_DISTANCE_RULE}.` }
+    : { feet, error: null };
 }

@@ -22,7 +22,8 @@ export function ScrollRegion({ label, className, children }: ScrollRegionProps) 
     const observer = new ResizeObserver(check);
     observer.observe(el);
     if (el.firstElementChild) observer.observe(el.firstElementChild);
-    check();
+    // No check() here: the observer reports each element's size once it is laid out, whereas reading
+    // scrollWidth now would force the whole page's layout inside React's commit.
     return () => observer.disconnect();
   }, []);
   return (

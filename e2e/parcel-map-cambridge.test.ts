@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readParcelFile } from '../apps/server/src/features/parcels/parcel-files.ts';
-import { importParcelLayer } from '../apps/server/src/features/parcels/parcel-import.ts';
-import {
-  CAMBRIDGE_LAYER,
-  CAMBRIDGE_MISSING,
-  cambridgeRoll,
-  hasCambridge,
-} from '../apps/server/test/parcel-layers.ts';
+import { CAMBRIDGE_MISSING, hasCambridge, publishCambridge } from '../apps/server/test/parcel-layers.ts';
 import { expectNoA11yViolations, screenshot } from './support/browser.ts';
 import { setUpPortal } from './support/portal-session.ts';
-import { buildClient, publishRoll } from './support/seed.ts';
 
 /*
  * Issue 40's "done when": the map and the abutters panel on a Cambridge, MA record, from the city's real
@@ -26,18 +18,9 @@ describe.skipIf(!hasCambridge)('a Cambridge record', () => {
     // Reading the city's layer and roll takes a minute or more on a busy machine.
     startTimeoutMs: 300_000,
     seed: async (db) => {
-      const client = await buildClient(db, { city: 'Cambridge', stateProvince: 'Massachusetts' });
-      clientId = client.id;
-      const { client: published } = await publishRoll(db, client.id, cambridgeRoll());
-      const report = await importParcelLayer(db, await readParcelFile(CAMBRIDGE_LAYER), {
-        clientId,
-        rollId: published.activeRollId,
-        key: 'MapLot',
-        property: 'ML',
-        fileName: 'cambridge_parcels_fy2014.topojson',
-        dryRun: false,
-      });
+      const { clientId: id, report } = await publishCambridge(db);
       if (report.problems.count) throw new Error(report.problems.first.join('\n'));
+      clientId = id;
     },
   });
 

@@ -4,10 +4,11 @@ import { parse } from 'csv-parse/sync';
 import proj4 from 'proj4';
 import type { PropertyRecordInput } from '@opp/contracts';
 import type { Db } from '../src/db/database.ts';
-import { featuresOfJson } from '../src/features/parcels/parcel-files.ts';
-import { importParcelLayer } from '../src/features/parcels/parcel-import.ts';
+import { featuresOfJson, readParcelFile } from '../src/features/parcels/parcel-files.ts';
+import { importParcelLayer, type ParcelImportReport } from '../src/features/parcels/parcel-import.ts';
 import { parcelsRepository } from '../src/features/parcels/parcels.repository.ts';
 import { clientsRepository } from '../src/features/clients/clients.repository.ts';
+import { buildClient, publishRoll } from './factories.ts';
 
 /*
  * Parcel layers for tests: a row of square lots laid out in feet (hand-checkable distances), the test
@@ -118,4 +119,22 @@ export function cambridgeRoll(): PropertyRecordInput[] {
       ],
     };
   });
+}
+
+/** Cambridge as a town on the portal: its roll published and its real parcel layer joined by map/lot. */
+export async function publishCambridge(
+  db: Db,
+): Promise<{ clientId: number; roll: PropertyRecordInput[]; report: ParcelImportReport }> {
+  const roll = cambridgeRoll();
+  const client = await buildClient(db, { city: 'Cambridge', stateProvince: 'Massachusetts' });
+  const { client: published } = await publishRoll(db, client.id, roll);
+  const report = await importParcelLayer(db, await readParcelFile(CAMBRIDGE_LAYER), {
+    clientId: client.id,
+    rollId: published.activeRollId,
+    key: 'MapLot',
+    property: 'ML',
+    fileName: 'cambridge_parcels_fy2014.topojson',
+    dryRun: false,
+  });
+  return { clientId: client.id, roll, report };
 }

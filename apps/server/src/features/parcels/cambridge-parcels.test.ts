@@ -4,16 +4,14 @@ import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AbuttersResponse, ParcelCollection, ParcelFeature, PropertyRecordInput } from '@opp/contracts';
-import { buildClient, publishRoll } from '../../../test/factories.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import {
   CAMBRIDGE_LAYER,
   CAMBRIDGE_MISSING,
-  cambridgeRoll,
+  publishCambridge,
   hasCambridge,
 } from '../../../test/parcel-layers.ts';
-import { readParcelFile } from './parcel-files.ts';
-import { importParcelLayer, type ParcelImportReport } from './parcel-import.ts';
+import type { ParcelImportReport } from './parcel-import.ts';
 
 /*
  * Cambridge, MA's real parcel layer (13,116 polygons, FY2014) joined to its FY2014 roll (27,528 records,
@@ -114,18 +112,7 @@ describe.skipIf(!hasCambridge)("Cambridge, MA: the city's real parcel layer", ()
   const shapesByMl = new Map<string, Shape>();
 
   beforeAll(async () => {
-    roll = cambridgeRoll();
-    const client = await buildClient(ctx.db, { city: 'Cambridge', stateProvince: 'Massachusetts' });
-    clientId = client.id;
-    const { client: published } = await publishRoll(ctx.db, client.id, roll);
-    report = await importParcelLayer(ctx.db, await readParcelFile(CAMBRIDGE_LAYER), {
-      clientId,
-      rollId: published.activeRollId,
-      key: 'MapLot',
-      property: 'ML',
-      fileName: 'cambridge_parcels_fy2014.topojson',
-      dryRun: false,
-    });
+    ({ clientId, roll, report } = await publishCambridge(ctx.db));
 
     const topology = JSON.parse(fs.readFileSync(CAMBRIDGE_LAYER, 'utf8')) as Topology;
     const fc = feature(topology, topology.objects.ASSESSING_ParcelsFY2014!) as unknown as {

@@ -134,7 +134,7 @@ describe('provider console: publishing a town’s export with a preview', () => 
       .filter({ has: page.getByRole('columnheader', { name: 'Files' }) });
     const latest = history.getByRole('row').nth(1);
     expect(await latest.getByRole('cell').nth(1).textContent()).toBe('elmfield-l3.csvFormat: massgis-l3');
-    expect(await latest.getByRole('cell').nth(3).textContent()).toBe('Published');
+    await expect.poll(() => latest.getByRole('cell').nth(3).textContent()).toBe('Published');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 

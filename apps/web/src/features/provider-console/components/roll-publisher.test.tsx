@@ -154,7 +154,8 @@ describe('Publish roll', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
     // Nothing is published until the provider has seen what the server found, and confirms.
     const heading = await within(dialog).findByRole('heading', { name: 'Preview: nothing is published yet' });
-    expect(document.activeElement).toBe(heading);
+    // Focus moves to the preview once it is drawn (an effect after the render that shows it).
+    await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(
       within(dialog).getByText(
         /2 records in augusta\.jsonl, in the portal’s own format\. No problems found\./,
@@ -294,6 +295,35 @@ describe('Publish roll', () => {
       ),
     ).toBeTruthy();
     expect(within(within(dialog).getByRole('table')).getByText('Building search indexes')).toBeTruthy();
+  });
+
+  it('the history says an import has finished as soon as the status line does, before it is read again', async () => {
+    const running = makeRun({
+      RunID: 26,
+      ClientID: 3,
+      Status: 'importing',
+      TotalRecords: 10,
+      ImportedRecords: 5,
+      FileName: 'slow.csv',
+    });
+    const done = { ...running, Status: 'succeeded' as const, ImportedRecords: 10 };
+    const api = serverWith([running, done], [running]);
+    // The history's first answer comes at once; once the import has ended, its next one is held back.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let historyReads = 0;
+    api.handlers['GET /api/rolls/3'] = async () => {
+      if (historyReads++ > 0) await held;
+      return { status: 200, body: [historyReads > 1 ? done : running] };
+    };
+    renderConsole();
+    const dialog = await openSettings();
+    const history = await within(dialog).findByRole('table');
+    await within(history).findByText('Importing');
+    await within(dialog).findAllByText('Published 10 records from slow.csv.', {}, { timeout: 4000 });
+    await waitFor(() => expect(within(history).getByText('Published')).toBeTruthy());
+    expect(historyReads).toBeGreaterThan(1);
+    release();
   });
 
   it('picks up an import that is already running when the settings open, and lists the history', async () => {

@@ -62,8 +62,18 @@ export function RollPublisher({ client }: { client: PublicClient }) {
     if (runId === null && latest && isRunInProgress(latest.Status)) setRunId(latest.RunID);
   }, [latest, runId]);
 
-  // The history's line for the run follows its stage; when the import ends, the client list (parcel
-  // count, date) changes too.
+  // The history's line for the run says what the status line says, as soon as it says it (the history's
+  // own answer follows when it is read again below).
+  const current = run.data;
+  useEffect(() => {
+    if (!current) return;
+    queryClient.setQueryData<ImportRunDto[]>(providerKeys.rollRuns(client.ClientID), (list) =>
+      list?.map((r) => (r.RunID === current.RunID ? current : r)),
+    );
+  }, [current, queryClient, client.ClientID]);
+
+  // The history follows the run's stage; when the import ends, the client list (parcel count, date)
+  // changes too.
   const status = run.data?.Status;
   const indexing = run.data?.Indexing;
   useEffect(() => {

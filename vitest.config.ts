@@ -43,8 +43,8 @@ const serverTest = {
 export default defineConfig({
   test: {
     // Vitest's default on a 2-core machine is one file at a time, yet the API test files spend much of
-    // their time waiting (on the PostgreSQL server, on PGlite's worker thread, on timers). The e2e and
-    // load projects still run their files one at a time (fileParallelism: false).
+    // their time waiting (on the PostgreSQL server, on PGlite's worker thread, on timers). The browser tests
+    // run two files at a time, the load suite one.
     maxWorkers: 3,
     projects: [
       {
@@ -107,8 +107,12 @@ export default defineConfig({
           // expect.poll's default of 1 s is less than a search took on a busy 2-core CI machine (three
           // tests failed so on 2026-11-25); a person waits too, so it matches the pages' 15 s.
           expect: { poll: { timeout: 15_000 } },
-          // One server per file; files run one at a time on a 2-core machine.
-          fileParallelism: false,
+          // Two files at a time, each with its server: much of a browser test is waiting (for the page, the
+          // server, a poll), so on the 2-core CI machine the suite took 196–201 s against 267 s one file at
+          // a time (2026-11-27, all passing). Their own group, so a run of every project may give them a
+          // worker count of their own.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -45,6 +45,12 @@ describe('account answers across sign-ins in one tab', () => {
     expect(cached(queryClient)).toEqual(['municipality']);
   });
 
+  it('someone else signing in forgets them', () => {
+    const queryClient = cacheWithAnswers();
+    authStore.set(user(2), 'token-2');
+    expect(cached(queryClient)).toEqual(['municipality']);
+  });
+
   it('the same account refreshing its record keeps them', () => {
     const queryClient = cacheWithAnswers();
     authStore.setUser({ ...user(1), Username: 'renamed' });

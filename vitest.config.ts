@@ -108,9 +108,9 @@ export default defineConfig({
           // tests failed so on 2026-11-25); a person waits too, so it matches the pages' 15 s.
           expect: { poll: { timeout: 15_000 } },
           // Two files at a time, each with its server: much of a browser test is waiting (for the page, the
-          // server, a poll), so on the 2-core CI machine the suite took 196–201 s against 267 s one file at
-          // a time (2026-11-27, all passing). Their own group, so a run of every project may give them a
-          // worker count of their own.
+          // server, a poll), so on the 2-core CI machine the suite took 195–201 s against 267 s one file at
+          // a time (2026-11-27). Their own group, so a run of every project may give them a worker count of
+          // their own.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

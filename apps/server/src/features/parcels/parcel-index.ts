@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Flatbush from 'flatbush';
 import { formatLocation, type ParcelLayerKey } from '@opp/contracts';
 import { codeKey, naturalKey } from '../properties/search-text.ts';
@@ -35,7 +36,6 @@ import { Grow, packTexts, packedBytes, textAt, type PackedTexts } from '../../li
  * every other request for up to 3.2 s at a time; now the longest wait is one tree's sort (flatbush's
  * finish, about a second on a 2-core machine).
  */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const TURN_SHAPES = 4096;
 const TURN_VERTICES = 65_536;
 const TURN_RECORDS = 8192;

@@ -168,13 +168,13 @@ function recordOf(index: ParcelIndex, account: string): number {
 export function createParcelsService(lookupTtlMs: number) {
   const indexes = new ParcelIndexes(lookupTtlMs);
   return {
+    /** How many layers' indexes the node holds. */
+    heldIndexes: () => indexes.size,
+
     /**
      * Builds the indexes of the layers of more than `minShapes` shapes, largest first, while memory
      * allows: a county's took 15 s, which its first map or abutters request waited.
      */
-    /** How many layers' indexes the node holds. */
-    heldIndexes: () => indexes.size,
-
     async warm(db: Executor, minShapes: number): Promise<void> {
       for (const clientId of await parcelsRepository.layersLargerThan(db, minShapes)) {
         if (indexes.full) return;

@@ -1,5 +1,4 @@
 import type { Owner, PropertySummary, Sale } from '@opp/contracts';
-import { indexTerms } from './search-text.ts';
 
 /*
  * Owners are people (issue 39): the one place that decides what of a parcel's owners leaves the server
@@ -65,16 +64,19 @@ export function ownerSettingsTag(town: OwnerSettings): string {
 
 /**
  * A record as the public may see it: when its owners are withheld, no owners (names and mailing
- * addresses), no sale party who is a current owner, and `SuppressOwner` true so the page says
- * "Owner information withheld". Otherwise the record itself. Never changes its argument.
+ * addresses), no party of any sale, and `SuppressOwner` true so the page says "Owner information
+ * withheld". Every sale's party goes, not only those that look like a current owner: a registry's
+ * spelling of a name (`QUIMBY ZEBULON XAVIER`, `Z. QUIMBY & M. QUIMBY`, `QUIMBY FAMILY TRUST`) need not
+ * match the roll's, and where the town publishes no owners a sale party is a person's name all the
+ * same. A sale's date, price, type, book and page stay: the registry of deeds' public reference.
+ * Otherwise the record itself. Never changes its argument.
  */
 export function publicRecord<R extends PublicRecordOwners>(town: OwnerSettings, record: R): R {
   if (!ownersWithheld(town, record)) return record;
-  const owners = record.Owners.map((o) => wordsOf(o.OwnerName));
   return {
     ...record,
     Owners: [],
-    Sales: record.Sales.map((s) => (isOwner(s.SaleParty, owners) ? { ...s, SaleParty: '' } : s)),
+    Sales: record.Sales.map((s) => (s.SaleParty ? { ...s, SaleParty: '' } : s)),
     SuppressOwner: true,
   };
 }
@@ -104,24 +106,4 @@ export function publicSummaries(town: OwnerSettings, rows: PropertySummary[]): P
  */
 export function searchableSummaries(town: OwnerSettings, rows: PropertySummary[]): PropertySummary[] {
   return ownerNamesSearchable(town) ? rows : withoutOwners(rows);
-}
-
-function wordsOf(name: string): Set<string> {
-  const words = new Set<string>();
-  indexTerms(name, words);
-  return words;
-}
-
-/**
- * Whether a sale's party names a current owner: every word of an owner's name is among the party's
- * words, or every word of the party's among an owner's (`SMITH JOHN & MARY` is owner `SMITH, JOHN`;
- * `SMITH` alone is owner `SMITH, JOHN`). Errs on withholding: a shared full name is enough.
- */
-function isOwner(party: string, owners: Set<string>[]): boolean {
-  if (!party.trim()) return false;
-  const words = wordsOf(party);
-  if (words.size === 0) return false;
-  return owners.some(
-    (o) => o.size > 0 && ([...o].every((w) => words.has(w)) || [...words].every((w) => o.has(w))),
-  );
 }

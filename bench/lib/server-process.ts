@@ -18,6 +18,7 @@ export function benchServerEnv(extra: Record<string, string>): NodeJS.ProcessEnv
     // One client address sends every request: per-address limits would turn the benchmark into 429s.
     PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
     EXPORT_RATE_LIMIT_PER_MINUTE: '100000000',
+    MAP_RATE_LIMIT_KB_PER_MINUTE: '100000000',
     WEB_DIST: '',
     DATABASE_URL: '',
     ...extra,

@@ -72,6 +72,7 @@ const EnvSchema = z.object({
   PAGE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   ADMIN_WRITE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   UPLOAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  MAP_RATE_LIMIT_KB_PER_MINUTE: z.coerce.number().int().min(1).default(20_000),
   WEB_DIST: z.string().optional(),
   SEARCH_INDEX: bool(true),
   SEARCH_INDEX_WARM: bool(true),
@@ -155,6 +156,11 @@ export type Config = {
   adminWriteRateLimitPerMinute: number;
   /** Image uploads, per user (each one is decoded and re-encoded). */
   uploadRateLimitPerMinute: number;
+  /**
+   * The map's answers (parcel shapes, map boxes, abutters lists) per address, weighted by their size:
+   * kilobytes of answers a minute.
+   */
+  mapRateLimitKbPerMinute: number;
   /** Folder of the built web app; null serves the API only. */
   webDist: string | null;
   /** In-process search indexes of published rolls (features/search/roll-index); off: every search is SQL. */
@@ -215,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pageRateLimitPerMinute: e.PAGE_RATE_LIMIT_PER_MINUTE,
     adminWriteRateLimitPerMinute: e.ADMIN_WRITE_RATE_LIMIT_PER_MINUTE,
     uploadRateLimitPerMinute: e.UPLOAD_RATE_LIMIT_PER_MINUTE,
+    mapRateLimitKbPerMinute: e.MAP_RATE_LIMIT_KB_PER_MINUTE,
     webDist: e.WEB_DIST === '' ? null : path.resolve(e.WEB_DIST ?? defaultWebDist),
     searchIndex: {
       enabled: e.SEARCH_INDEX,
@@ -242,6 +249,8 @@ export const TEST_ENV = {
   // (the route fuzzer); the tests of the limits set their own.
   ADMIN_WRITE_RATE_LIMIT_PER_MINUTE: '1000000',
   UPLOAD_RATE_LIMIT_PER_MINUTE: '1000000',
+  // Nor the map's, out of the way of tests that ask for a real town's whole map many times.
+  MAP_RATE_LIMIT_KB_PER_MINUTE: '100000000',
 } satisfies Record<string, string>;
 
 /**

@@ -29,9 +29,17 @@ import { tooManyRequests } from '../errors.ts';
  * The budgets. Public reads cost the portal little (in-process indexes, validators and 304s), so their
  * budget is generous: a library or a town office behind one address is several people. What costs more
  * keeps a strict one: CSV export per address, and per signed-in user their writes and image uploads
- * (login has its own throttle, features/auth/login-throttle.ts).
+ * (login has its own throttle, features/auth/login-throttle.ts). The map's answers (a parcel's shape, a
+ * map box, an abutters list) cost in proportion to what they carry, from a few hundred bytes to 1.4 MB
+ * for a whole town's box: their budget (`map`) is counted in kilobytes of answer, not in requests, so
+ * a client asking for whole towns over and over is refused long before it slows everyone else down,
+ * while one looking at a street's parcels is not.
  */
-export type RateLimitBucket = 'public' | 'files' | 'export' | 'pages' | 'admin' | 'upload';
+export type RateLimitBucket = 'public' | 'files' | 'export' | 'pages' | 'admin' | 'upload' | 'map';
+
+/** Budgets weighted by the size of their answers: one unit per kilobyte begun (a request costs at least one). */
+const BY_SIZE: ReadonlySet<RateLimitBucket> = new Set(['map']);
+const SIZE_UNIT_BYTES = 1024;
 
 /** Budgets counted per signed-in user rather than per address (an office shares one address). */
 const PER_USER: ReadonlySet<RateLimitBucket> = new Set(['admin', 'upload']);
@@ -187,6 +195,13 @@ function isApiPath(url: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/');
 }
 
+/** The size of an answer as sent (a stream, which no route of a size-weighted budget sends, counts nothing). */
+function byteLength(payload: unknown): number {
+  if (typeof payload === 'string') return Buffer.byteLength(payload);
+  if (payload instanceof Uint8Array) return payload.byteLength;
+  return 0;
+}
+
 /** Whose budget the request spends: the signed-in user's for per-user budgets, else the address's. */
 function budgetKey(request: FastifyRequest, bucket: RateLimitBucket): string {
   if (PER_USER.has(bucket) && request.user) return `user:${request.user.id}`;
@@ -200,6 +215,7 @@ const REFUSALS: Record<RateLimitBucket, string> = {
   export: 'Too many exports from your address; try again later',
   admin: 'Too many changes from your account in a short time; try again later',
   upload: 'Too many uploads from your account in a short time; try again later',
+  map: 'Too much of the map asked for from your address; try again later',
 };
 
 /** A node's view of one address's shared counts, and the requests it counted since. */
@@ -259,6 +275,18 @@ export class RateLimitCounter {
     return decide(shared.hits, shared.prev, shared.elapsed, limit);
   }
 
+  /**
+   * Adds `units` to what `key` has spent, without deciding anything: the cost of an answer known only
+   * once it is made. Sent with the next flush; the next request of `key` is decided with it.
+   */
+  charge(bucket: string, key: string, units: number) {
+    if (units <= 0) return;
+    const view = this.#views.get(`${bucket}\u0000${key}`);
+    if (!view) return;
+    view.pending += units;
+    view.lastSeen = this.clock();
+  }
+
   /** Sends every locally counted request in one statement; its answer refreshes the views. */
   flush(): Promise<void> {
     this.#flushing ??= this.#flush().finally(() => (this.#flushing = null));
@@ -312,6 +340,7 @@ export const rateLimitPlugin = fp(
       pages: app.config.pageRateLimitPerMinute,
       admin: app.config.adminWriteRateLimitPerMinute,
       upload: app.config.uploadRateLimitPerMinute,
+      map: app.config.mapRateLimitKbPerMinute,
     };
     const db = app.database.db;
     const counter = new RateLimitCounter(db);
@@ -332,6 +361,15 @@ export const rateLimitPlugin = fp(
         request.log.info({ bucket, ip: request.ip, userId: request.user?.id }, 'rate limit reached');
         throw tooManyRequests(decision.retryAfterSeconds, REFUSALS[bucket]);
       }
+    });
+
+    // A budget weighted by size: the request counted one unit above; its answer, now made, the rest.
+    app.addHook('onSend', async (request, reply, payload) => {
+      const bucket = classify(request);
+      if (!bucket || !BY_SIZE.has(bucket) || reply.statusCode === 429) return payload;
+      const units = Math.ceil(byteLength(payload) / SIZE_UNIT_BYTES);
+      counter.charge(bucket, budgetKey(request, bucket), units - 1);
+      return payload;
     });
 
     const flushTimer = setInterval(() => {

@@ -130,6 +130,7 @@ describe(`load with faults (${engine})`, () => {
       ...store.env,
       PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
       EXPORT_RATE_LIMIT_PER_MINUTE: '100000000',
+      MAP_RATE_LIMIT_KB_PER_MINUTE: '100000000',
     });
     const base = portal.url;
     const login = await fetch(`${base}/api/login`, {

@@ -59,6 +59,9 @@ function sendJson<T>(reply: FastifyReply, body: T): T {
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(body)) as unknown as T;
 }
 
+/** The map's own budget, weighted by the size of each answer (plugins/rate-limit.ts). */
+const mapBudget = { rateLimit: 'map' } as const;
+
 /** The public map and abutters calls (issue 40). */
 export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.database.db;
@@ -67,6 +70,7 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/parcels/:clientId/:account',
     {
+      config: mapBudget,
       schema: {
         tags,
         summary: "A parcel's shape",
@@ -85,6 +89,7 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/parcels/:clientId',
     {
+      config: mapBudget,
       schema: {
         tags,
         summary: 'The parcels in a map box',
@@ -107,6 +112,7 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/abutters/:clientId/:account',
     {
+      config: mapBudget,
       schema: {
         tags,
         summary: "A parcel's abutters",

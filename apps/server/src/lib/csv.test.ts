@@ -23,7 +23,21 @@ describe('csvRow (issue 37: CSV injection)', () => {
       '＝1+2',
     ])
       expect(csvRow([cell]), JSON.stringify(cell)).toBe(`"'${cell}"\r\n`);
-    for (const cell of ['SMITH, JOHN', 'x;=1+2;y', '', ' ', 'a=b'])
+    // Invisible characters before the sign, and its small forms (second outside attack, issue 46).
+    for (const cell of [
+      '\ufe66cmd',
+      '\u200c=1',
+      '\u200d=1',
+      '\u2061=1',
+      '\u00ad=1',
+      '\u061c=1',
+      '\u200e\u2064+1',
+      '\ufe0f@x',
+      '\u3164=1',
+      '\ufe62\ufe63',
+    ])
+      expect(startsFormula(cell), JSON.stringify(cell)).toBe(true);
+    for (const cell of ['SMITH, JOHN', '\u00adSMITH', '\u200d', 'x;=1+2;y', '', ' ', 'a=b'])
       expect(startsFormula(cell), JSON.stringify(cell)).toBe(false);
   });
 });

@@ -5,13 +5,17 @@ import { cityKey, clientsRepository } from './clients.repository.ts';
 
 /*
  * Town names that only look different are the same name: `Hаrrison` with a Cyrillic а would sit beside
- * Harrison in the state's list and take its visitors. Names are compared by their UTS #39 "skeleton":
- * case and spaces folded (cityKey), decomposed (NFD), each character mapped to the one it is confusable
- * with by Unicode's confusables.txt (the `unhomoglyph` package carries that table), decomposed again.
- * Two names with the same skeleton are one name.
+ * Harrison in the state's list and take its visitors. Names are compared by their UTS #39 "skeleton",
+ * each character mapped to the one it is confusable with by Unicode's confusables.txt (the `unhomoglyph`
+ * package carries that table), with case folded. The table maps capitals to capitals (Cyrillic `В` and
+ * Greek `Β` to Latin `B`) and small letters to small ones, so the map is applied on both sides of the
+ * case fold: on the name in capitals (every look-alike capital, and every case of the same letter, meet
+ * on one Latin capital), then again after lowercasing (look-alike small letters that have no capital of
+ * their own). Spaces are folded as cityKey folds them, after NFKC; decomposed (NFD) around each step.
  */
 export function townNameSkeleton(city: string): string {
-  return unhomoglyph(cityKey(city.normalize('NFKC')).normalize('NFD')).normalize('NFD');
+  const capitals = unhomoglyph(city.normalize('NFKC').toUpperCase().normalize('NFD'));
+  return unhomoglyph(cityKey(capitals).normalize('NFD')).normalize('NFD');
 }
 
 /** The one answer for a name that cannot be had: it names neither the town holding it nor whether it is active. */

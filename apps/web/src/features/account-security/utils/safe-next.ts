@@ -8,7 +8,9 @@ const ENCODED_CONTROL = /%(?:[01][0-9a-f]|7f)/i;
  * enrolment (an open redirect otherwise). Browsers drop tabs and line breaks from a URL and read `\` as
  * `/`, so `/\t/evil.example/` (from `?next=/%09/evil.example/`) becomes `//evil.example/`, another site:
  * such values are refused outright, and what is left is resolved against the page's own origin, as the
- * browser will resolve it, and must stay there.
+ * browser will resolve it, and must stay there. Resolving removes dot segments, so `/.//evil.example/`
+ * comes out as `//evil.example/`, which as a link is another site again: a path that resolves to one
+ * starting `//` is refused too.
  */
 export function safeNext(
   raw: string | null | undefined,
@@ -22,6 +24,6 @@ export function safeNext(
   } catch {
     return null;
   }
-  if (url.origin !== new URL(origin).origin) return null;
+  if (url.origin !== new URL(origin).origin || url.pathname.startsWith('//')) return null;
   return `${url.pathname}${url.search}${url.hash}`;
 }

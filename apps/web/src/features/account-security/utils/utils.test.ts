@@ -27,6 +27,20 @@ describe('safeNext', () => {
       expect(safeNext(raw, origin), JSON.stringify(raw)).toBeNull();
     expect(safeNext('/admin/../Maine/Harrison/admin#top', origin)).toBe('/Maine/Harrison/admin#top');
   });
+
+  it('refuses dot segments that resolve to another site', () => {
+    const origin = 'https://portal.example';
+    // ?next=%2F.%2F%2Fevil.example%2F arrives decoded as /.//evil.example/, which resolves to //evil.example/.
+    expect(safeNext(new URLSearchParams('next=%2F.%2F%2Fevil.example%2F').get('next'), origin)).toBeNull();
+    for (const raw of [
+      '/.//evil.example/',
+      '/..//evil.example',
+      '/a/..//evil.example/x',
+      '/%2E//evil.example',
+    ])
+      expect(safeNext(raw, origin), raw).toBeNull();
+    expect(safeNext('/./admin', origin)).toBe('/admin');
+  });
 });
 
 describe('groupSecret', () => {

@@ -263,7 +263,10 @@ async function measureEngine(
   }
 
   // The county's parcel layer: imported once (PGlite's folder admits one process: before the server).
-  let parcels: Omit<ParcelFigures, 'abutters' | 'bbox' | 'errors' | 'firstRequestMs'> | null = null;
+  let parcels: Omit<
+    ParcelFigures,
+    'abutters' | 'bbox' | 'comparables' | 'comparablesFirstMs' | 'errors' | 'firstRequestMs'
+  > | null = null;
   {
     const pt = engineTarget(ds, engine);
     const database =
@@ -334,7 +337,8 @@ async function measureEngine(
       result.parcels = { ...parcels, ...q };
       log(
         `    abutters at 300 ft p95 ${q.abutters.p95} ms (first ${q.firstRequestMs} ms); ` +
-          `a few blocks' box p95 ${q.bbox.p95} ms; ${q.errors} errors`,
+          `a few blocks' box p95 ${q.bbox.p95} ms; comparable sales p95 ${q.comparables?.p95} ms ` +
+          `(first ${q.comparablesFirstMs} ms); ${q.errors} errors`,
       );
     }
 

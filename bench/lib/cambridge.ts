@@ -134,17 +134,24 @@ export async function measureCambridge(
       const abutters: number[] = [];
       for (const a of subjects)
         abutters.push((await timed(`/api/abutters/${clientId}/${encodeURIComponent(a)}?distance=300`)).ms);
+      // Comparable sales of the same subjects at the default criteria (the first reads the sale facts).
+      await timed(`/api/comparables/${clientId}/${encodeURIComponent(subjects[0] ?? '')}`);
+      const comparables: number[] = [];
+      for (const a of subjects)
+        comparables.push((await timed(`/api/comparables/${clientId}/${encodeURIComponent(a)}`)).ms);
       const figures: CambridgeFigures = {
         rollImportSeconds: rollSeconds,
         layerImportSeconds: layerSeconds,
         firstRequestMs,
         abutters: summarize(abutters),
         bbox: summarize(boxes),
+        comparables: summarize(comparables),
         errors,
       };
       log(
         `    abutters at 300 ft p95 ${figures.abutters.p95} ms (${abutters.length} subjects; first ${firstRequestMs} ms); ` +
-          `a few blocks' box p95 ${figures.bbox.p95} ms; ${errors} errors`,
+          `a few blocks' box p95 ${figures.bbox.p95} ms; comparable sales p95 ${figures.comparables!.p95} ms; ` +
+          `${errors} errors`,
       );
       return figures;
     } finally {

@@ -18,6 +18,7 @@ import { summarize } from './stats.ts';
 
 const ABUTTER_REQUESTS = 200;
 const BOX_REQUESTS = 200;
+const COMPARABLE_REQUESTS = 200;
 /** About 1,600 × 1,100 ft: a few blocks, as a map shows them. */
 const BOX_FEET = { width: 1600, height: 1100 };
 
@@ -61,7 +62,12 @@ export async function measureParcelQueries(
   clientId: number,
   seed: string,
   spec: ClientSpec,
-): Promise<Pick<ParcelFigures, 'abutters' | 'bbox' | 'errors' | 'firstRequestMs'>> {
+): Promise<
+  Pick<
+    ParcelFigures,
+    'abutters' | 'bbox' | 'comparables' | 'comparablesFirstMs' | 'errors' | 'firstRequestMs'
+  >
+> {
   const rng = new Rng(`${seed}:parcel-queries`);
   const layout = parcelLayout(seed, spec);
   const account = () => rng.int(1, spec.parcels);
@@ -87,5 +93,18 @@ export async function measureParcelQueries(
     const bbox = [lon, lat, lon + (lon1 - lon0), lat + (lat1 - lat0)].map((v) => v.toFixed(6)).join(',');
     boxes.push(await timed(`/api/parcels/${clientId}?bbox=${bbox}`));
   }
-  return { abutters: summarize(abutters), bbox: summarize(boxes), errors, firstRequestMs };
+  // Comparable sales at the default criteria (half a mile, two years, ±25%); the first request reads the
+  // roll's sale facts: its own figure.
+  const comparablesFirstMs = Math.round(await timed(`/api/comparables/${clientId}/${account()}`));
+  const comparables: number[] = [];
+  for (let i = 0; i < COMPARABLE_REQUESTS; i++)
+    comparables.push(await timed(`/api/comparables/${clientId}/${account()}`));
+  return {
+    abutters: summarize(abutters),
+    bbox: summarize(boxes),
+    comparables: summarize(comparables),
+    comparablesFirstMs,
+    errors,
+    firstRequestMs,
+  };
 }

@@ -79,6 +79,9 @@ export interface ParcelFigures {
   firstRequestMs: number;
   abutters: LatencySummary;
   bbox: LatencySummary;
+  /** Comparable sales of random lots at the default criteria (issue 49); the first builds the sale facts. */
+  comparables?: LatencySummary;
+  comparablesFirstMs?: number;
   errors: number;
 }
 
@@ -92,6 +95,8 @@ export interface CambridgeFigures {
   firstRequestMs: number;
   abutters: LatencySummary;
   bbox: LatencySummary;
+  /** Comparable sales at the default criteria (issue 49). */
+  comparables?: LatencySummary;
   errors: number;
 }
 

@@ -17,3 +17,5 @@ export * from './audit.ts';
 export * from './roll-publishing.ts';
 export * from './abutter-distance.ts';
 export * from './parcels.ts';
+export * from './comparable-criteria.ts';
+export * from './comparables.ts';

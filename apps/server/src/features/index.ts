@@ -4,6 +4,7 @@ import { auditRoutes } from './audit/audit.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { twoFactorRoutes } from './auth/two-factor.routes.ts';
 import { backupRoutes } from './backup/backup.routes.ts';
+import { comparablesRoutes } from './comparables/comparables.routes.ts';
 import { clientsAdminRoutes } from './clients/clients.admin.routes.ts';
 import { clientsProviderRoutes } from './clients/clients.provider.routes.ts';
 import { clientsPublicRoutes } from './clients/clients.public.routes.ts';
@@ -28,6 +29,7 @@ export const registerFeatures: FastifyPluginAsyncZod = async (app) => {
   await app.register(clientsAdminRoutes);
   await app.register(clientsProviderRoutes);
   await app.register(clientsPublicRoutes);
+  await app.register(comparablesRoutes);
   await app.register(contactsRoutes);
   await app.register(filesRoutes);
   await app.register(parcelsRoutes);

@@ -163,6 +163,21 @@ export const AUTHZ_MATRIX: Record<string, MatrixEntry> = {
       return { url: `/api/abutters/${w.townA.id}/1/abutters.pdf?distance=300&dedupe=1` };
     },
   },
+  // Comparable sales (issue 49), on the same layer.
+  'GET /api/comparables/:clientId/:account': {
+    expect: PUBLIC(),
+    request: async (w) => {
+      await ensureParcelLayer(w.db, w.townA.id);
+      return { url: `/api/comparables/${w.townA.id}/1?distance=1&years=5&size=any` };
+    },
+  },
+  'GET /api/comparables/:clientId/:account/comparables.csv': {
+    expect: PUBLIC(),
+    request: async (w) => {
+      await ensureParcelLayer(w.db, w.townA.id);
+      return { url: `/api/comparables/${w.townA.id}/1/comparables.csv?distance=1` };
+    },
+  },
   'POST /api/parcels/:clientId': {
     expect: PROVIDER(),
     request: (w) => {

@@ -46,12 +46,14 @@ const MAX_LOOKUPS = 1000;
 const noLayer = () => notFound('This town has no parcel map');
 const noParcel = () => notFound('Unable to find the parcel on the town’s map');
 
-interface LayerLookup {
+export interface LayerLookup {
   layerId: number;
   keyField: ParcelLayerKey;
   rollId: number;
   /** The town's owner settings, as fresh as the rest (owner-privacy.ts). */
   owners: OwnerSettings;
+  /** When the town's roll was published. */
+  lastUpdated: Date | null;
 }
 
 async function lookup(db: Executor, clientId: number): Promise<LayerLookup> {
@@ -60,7 +62,7 @@ async function lookup(db: Executor, clientId: number): Promise<LayerLookup> {
   const rollId = client.activeRollId;
   if (!layer || rollId === null) throw noLayer();
   const owners = { publishOwnerNames: client.publishOwnerNames, ownerNameSearch: client.ownerNameSearch };
-  return { layerId: layer.id, keyField: layer.keyField, rollId, owners };
+  return { layerId: layer.id, keyField: layer.keyField, rollId, owners, lastUpdated: client.lastUpdated };
 }
 
 class ParcelIndexes {
@@ -184,6 +186,24 @@ export function createParcelsService(lookupTtlMs: number) {
         });
       }
     },
+
+    /**
+     * For a feature built on the layer (comparables): the client's layer joined to its published roll,
+     * what the town's lookup says, and the account's record number; 404 as for the record's shape.
+     */
+    async recordOnLayer(
+      db: Executor,
+      clientId: number,
+      account: string,
+    ): Promise<{ index: ParcelIndex; town: LayerLookup; record: number }> {
+      const index = await indexes.of(db, clientId);
+      const town = await indexes.lookup(db, clientId);
+      return { index, town, record: recordOf(index, account) };
+    },
+
+    /** The full records of some accounts of a roll, by account (decoded, as stored: owners included). */
+    fullRecords: (db: Executor, rollId: number, accounts: string[]) =>
+      parcelsRepository.findRecords(db, rollId, accounts),
 
     /** `GET /api/parcels/{clientId}/{account}`: the record's shape, as a Feature naming the record. */
     async parcel(db: Executor, clientId: number, account: string): Promise<ParcelFeature> {

@@ -47,6 +47,8 @@ export const comparablesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/comparables/:clientId/:account',
     {
+      // The map's budget (plugins/rate-limit.ts): counted in kilobytes of answer, as the abutters list.
+      config: { rateLimit: 'map' },
       schema: {
         tags,
         summary: 'Comparable sales of a parcel',

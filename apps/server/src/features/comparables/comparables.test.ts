@@ -14,7 +14,11 @@ import { importParcelLayer } from '../parcels/parcel-import.ts';
  * documented score) and compared with the API's answers, on the embedded engine and on PostgreSQL.
  */
 
-const ctx = setupTestApp({ publicRateLimitPerMinute: 1_000_000, exportRateLimitPerMinute: 1_000_000 });
+const ctx = setupTestApp({
+  publicRateLimitPerMinute: 1_000_000,
+  exportRateLimitPerMinute: 1_000_000,
+  mapRateLimitKbPerMinute: 1_000_000,
+});
 
 interface LotSale {
   date: string;

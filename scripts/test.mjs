@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-// `npm test`: every check, stopping at the first failure. The PostgreSQL run and the browser tests are
-// part of it and fail loudly (never skip) when PostgreSQL or Chromium is missing.
+// The test gates. Each stops at its first failure; PostgreSQL and Chromium are part of them and fail
+// loudly (never skip) when missing.
 //
-//   node scripts/test.mjs [NAME]      the checks of `npm test` (only those whose name matches NAME, a regex)
+//   node scripts/test.mjs [NAME]      `npm test`, the quick gate run before every change (about 6 minutes
+//                                     on two cores): lint, types, unit tests, every API test on the
+//                                     embedded engine, the PostgreSQL run of the code that differs by
+//                                     engine, and one browser smoke walk per audience (e2e/smoke.test.ts)
+//   node scripts/test.mjs --all       `npm run test:all` and CI (.ci/run): both engines in full, every
+//                                     browser test, then the load suite with sqlmap beside it, then the
+//                                     quick benchmark; the route fuzzer explores a new seed each run
 //   node scripts/test.mjs --load      `npm run test:load`: the fault/load suite on both engines
-//   node scripts/test.mjs --ci        CI (.ci/run): `npm test`, then the load suite with sqlmap beside it,
-//                                     then the quick benchmark
+//   NAME (a regex) keeps only the steps whose name matches it.
 //
 // A step is [name, command, args]; { parallel: [steps] } runs its steps side by side (each line of their
 // output prefixed with the step's tag) and fails if any of them fails, once all have ended. Steps go
@@ -14,8 +19,9 @@
 // took 679 s together against 289 s + 240 s in turn (more processes than cores; a context switch and a
 // page fault are dear on that virtual machine).
 //
-// The benchmark is not a test: CI runs its quick variant last, alone, since it measures speed (it fails
-// only when a figure is more than 3x worse than bench/results/quick-baseline.json, docs/PERFORMANCE.md).
+// The benchmark is not a test: the full gate runs its quick variant last, alone, since it measures speed
+// (it fails only when a figure is more than 3x worse than bench/results/quick-baseline.json,
+// docs/PERFORMANCE.md).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -24,40 +30,48 @@ const root = path.resolve(import.meta.dirname, '..');
 // The API tests run on each engine, one after the other (each keeps both cores busy); the tests that
 // use no database (contracts, the benchmark's logic, the web app's components) go with the PostgreSQL
 // run, the shorter of the two.
-const pgliteTests = [
-  'API tests (embedded PGlite)',
+const server = ['vitest', 'run', '--project', 'server*'];
+const unitProjects = ['--project', 'contracts', '--project', 'bench', '--project', 'web'];
+const onPostgres = (...args) => ['scripts/with-pg-database.mjs', 'npx', ...args];
+// What differs by engine: SQL that each engine plans and runs its own way, bulk loading (COPY), and the
+// engines' own clients. The quick gate runs these on PostgreSQL; the rest is the same code either way.
+const engineDependent = ['db', 'imports', 'roll-publishing', 'search', 'parcels', 'properties'].map(
+  (dir) => `apps/server/src/${dir === 'db' ? dir : `features/${dir}`}/`,
+);
+const lintAndTypes = {
+  parallel: [
+    ['lint', 'npm', ['run', 'lint', '--silent'], 'lint'],
+    ['typecheck', 'npm', ['run', 'typecheck', '--silent'], 'types'],
+  ],
+};
+const build = ['build the server and the web app', 'npm', ['run', 'build', '--silent']];
+// Against the built server (`portal serve`, e2e/support/portal.ts): the run that proves the build.
+const browser = (name, files) => [
+  name,
   'npx',
-  ['vitest', 'run', '--project', 'server*'],
-  'pglite',
+  ['vitest', 'run', '--project', 'e2e', ...files],
+  'e2e',
+  { E2E_BUILT: '1' },
 ];
-const postgresTests = [
-  'API tests (PostgreSQL server) and unit tests',
-  'node',
+const quickSteps = [
+  lintAndTypes,
+  ['API tests (embedded PGlite)', 'npx', server],
   [
-    'scripts/with-pg-database.mjs',
-    ...['npx', 'vitest', 'run', '--project', 'server*'],
-    ...['--project', 'contracts', '--project', 'bench', '--project', 'web'],
+    'API tests of engine-dependent code (PostgreSQL server) and unit tests',
+    'node',
+    onPostgres(...server, ...engineDependent, ...unitProjects),
   ],
-  'pg',
+  build,
+  browser('browser smoke, one walk per audience (Chromium, built server)', ['e2e/smoke.test.ts']),
 ];
-const testSteps = [
-  {
-    parallel: [
-      ['lint', 'npm', ['run', 'lint', '--silent'], 'lint'],
-      ['typecheck', 'npm', ['run', 'typecheck', '--silent'], 'types'],
-    ],
-  },
-  pgliteTests,
-  postgresTests,
-  ['build the server and the web app', 'npm', ['run', 'build', '--silent']],
-  // Against the built server (`portal serve`, e2e/support/portal.ts): the run that proves the build.
-  [
-    'browser tests (Chromium, built server)',
-    'npx',
-    ['vitest', 'run', '--project', 'e2e'],
-    'e2e',
-    { E2E_BUILT: '1' },
-  ],
+const fullSteps = [
+  lintAndTypes,
+  // The route fuzzer (apps/server/test/security/fuzz-suite.ts) tries a new seed on every full run and
+  // prints it; `FUZZ_SEED=<n> npm test` replays a failure.
+  ['API tests (embedded PGlite)', 'npx', server, 'pglite', { FUZZ_SEED: 'random' }],
+  ['API tests (PostgreSQL server) and unit tests', 'node', onPostgres(...server, ...unitProjects)],
+  build,
+  browser('browser tests (Chromium, built server)', []),
 ];
 
 // The two engines' load runs side by side: each is mostly one busy process at a time (an import, or the
@@ -75,7 +89,7 @@ const loadPostgres = [
   'load:pg',
 ];
 const loadSteps = [{ parallel: [loadPglite, loadPostgres] }];
-// CI: `npm test`, then sqlmap beside the load suite (both engines) (docs/SECURITY.md), then the quick
+// The full gate: every test, then sqlmap beside the load suite (both engines) (docs/SECURITY.md), then the quick
 // benchmark alone. None of these asserts a latency: the load suite checks correctness under load, and
 // sqlmap's time-based checks use a fixed 10 s threshold. Measured on the CI machine of 2026-11-25 (each
 // step's time, quiet): browser tests 169 s, sqlmap 107 s, the load suite 205 s; the browser tests beside
@@ -100,8 +114,8 @@ const sqlmap = [
 // is what the test asserts on; the rest of the soak (60 s less the import's own time, on each engine)
 // only kept both cores busy beside sqlmap.
 const shortSoak = (step) => [...step.slice(0, 4), { ...step[4], LOAD_SECONDS: '20' }];
-const ciSteps = [
-  ...testSteps,
+const allSteps = [
+  ...fullSteps,
   { parallel: [shortSoak(loadPglite), shortSoak(loadPostgres), sqlmap] },
   // Without the naive baseline: CI judges only regressions against quick-baseline.json, never the ratio
   // to naive SQL, and the naive queries took about 25 s of a run on a slow machine.
@@ -151,7 +165,7 @@ async function runParallel(group) {
 }
 
 const args = process.argv.slice(2);
-const steps = args.includes('--ci') ? ciSteps : args.includes('--load') ? loadSteps : testSteps;
+const steps = args.includes('--all') ? allSteps : args.includes('--load') ? loadSteps : quickSteps;
 const onlyArg = args.find((a) => !a.startsWith('--'));
 const only = onlyArg === undefined ? null : new RegExp(onlyArg, 'i');
 const started = Date.now();

@@ -1,6 +1,6 @@
 import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { base32Decode, hotp, stepAt } from '../apps/server/src/features/auth/two-factor.totp.ts';
+import { stepAt, STEP_SECONDS, totp } from '../apps/server/src/features/auth/two-factor.totp.ts';
 import { downloadedText, expectNoA11yViolations, screenshot, type TrackedPage } from './support/browser.ts';
 import { setUpPortal } from './support/portal-session.ts';
 import { buildClient, createUser } from './support/seed.ts';
@@ -43,14 +43,14 @@ class Authenticator {
     while (step > stepAt(Date.now()) + 1) await sleep(250);
     step = Math.max(step, stepAt(Date.now()));
     this.lastStep = step;
-    this.lastCode = hotp(base32Decode(this.secret), step);
+    this.lastCode = totp(this.secret, step * STEP_SECONDS * 1000);
     return this.lastCode;
   }
 
   /** Six digits no step the server would accept now produces. */
   wrong(): string {
     const now = stepAt(Date.now());
-    const valid = new Set([-2, -1, 0, 1, 2].map((d) => hotp(base32Decode(this.secret), now + d)));
+    const valid = new Set([-2, -1, 0, 1, 2].map((d) => totp(this.secret, (now + d) * STEP_SECONDS * 1000)));
     for (let n = 0; ; n++) {
       const candidate = String((123456 + n * 7919) % 1_000_000).padStart(6, '0');
       if (!valid.has(candidate)) return candidate;

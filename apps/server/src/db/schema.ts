@@ -45,6 +45,8 @@ export const clients = pgTable('clients', {
   // migrations/0016: owner privacy (features/properties/owner-privacy.ts).
   publishOwnerNames: boolean('publish_owner_names').notNull().default(true),
   ownerNameSearch: boolean('owner_name_search').notNull().default(true),
+  // migrations/0020: when the town took its current name by a rename; null: it was created with it.
+  citySince: ts('city_since'),
 });
 
 export const clientCityAliases = pgTable(
@@ -53,6 +55,8 @@ export const clientCityAliases = pgTable(
     stateProvince: text('state_province').notNull(),
     cityKey: text('city_key').notNull(),
     clientId: integer('client_id').notNull(),
+    /** When the town left the name (migrations/0020): its latest few old names are kept. */
+    leftAt: ts('left_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.stateProvince, t.cityKey] })],
 );

@@ -14,7 +14,7 @@ import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { bannersService } from '../files/files.service.ts';
 import { rollsService } from '../imports/rolls.service.ts';
 import { cityKey, clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
-import { assertTownNameAvailable, townNameTaken } from './town-names.ts';
+import { assertTownNameAvailable, keepsOldName, MAX_OLD_NAMES, townNameTaken } from './town-names.ts';
 
 export type ParsedUpdateClientBody = z.output<typeof UpdateClientBody>;
 type AuditContext = ReturnType<typeof auditActorOf>;
@@ -41,7 +41,7 @@ export const clientsAdminService = {
    * admin may change City, Description ("Town of" + city) and BannerImage; sending any other field with
    * a different value is refused (403), sending it unchanged is ignored. A rename (of the city, or of
    * the state by a provider admin) records the old name as an alias in the same transaction, so old
-   * public URLs still find the town. BannerImage must be one of this client's uploaded banners (or
+   * public URLs still find the town, within the bounds of town-names.ts (keepsOldName, MAX_OLD_NAMES). BannerImage must be one of this client's uploaded banners (or
    * null); banner files the client no longer shows are deleted.
    * @throws 404, 403, 400 (naming the field), 409 (city taken in that state).
    */
@@ -125,12 +125,21 @@ export const clientsAdminService = {
     const renamed = cityKey(city) !== cityKey(client.city) || state !== client.stateProvince;
     // Nor a look-alike or an old name of another town there, active or not; the answer names none.
     if (renamed) await assertTownNameAvailable(db, state, city, clientId);
+    const now = new Date();
+    if (renamed) changes.citySince = now;
 
     try {
       const updated = await db.transaction(async (tx) => {
         const row = await clientsRepository.update(tx, clientId, changes);
         if (!row) throw notFound('Unable to find municipality');
-        if (renamed) await clientsRepository.addAlias(tx, client.stateProvince, client.city, clientId);
+        if (renamed)
+          await clientsRepository.moveAliases(
+            tx,
+            clientId,
+            keepsOldName(client, now) ? { stateName: client.stateProvince, city: client.city } : null,
+            { stateName: state, city },
+            MAX_OLD_NAMES,
+          );
         if (body.BannerImage !== undefined)
           await bannersService.deleteBannersExcept(tx, clientId, body.BannerImage ?? '');
         await auditService.record(tx, {

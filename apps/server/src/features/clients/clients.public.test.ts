@@ -39,7 +39,14 @@ beforeAll(async () => {
   ids.hanover = await make('Hanover', 'NH');
   ids.vtTest = await make('Stowe', 'Vermont', true, false);
   ids.txHidden = await make('Austin', 'Texas', false);
-  await clientsRepository.addAlias(ctx.db, 'Maine', 'Old Port', ids.portland);
+  // Portland was called Old Port before (as a rename records it).
+  await clientsRepository.moveAliases(
+    ctx.db,
+    ids.portland,
+    { stateName: 'Maine', city: 'Old Port' },
+    { stateName: 'Maine', city: 'Portland' },
+    3,
+  );
   headers.provider = await authHeader(ctx.app, (await buildUser(ctx.db, { roleId: 1 })).id);
   headers.portlandAdmin = await authHeader(
     ctx.app,

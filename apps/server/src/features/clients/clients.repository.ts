@@ -135,13 +135,41 @@ export const clientsRepository = {
     return [...current, ...old];
   },
 
-  async addAlias(db: Executor, stateName: string, oldCity: string, clientId: number) {
+  /**
+   * Records the client's old name (its latest leaving, if it held the name before), drops the alias of
+   * the name it takes now, and keeps only its `keep` most recently left old names.
+   */
+  async moveAliases(
+    db: Executor,
+    clientId: number,
+    old: { stateName: string; city: string } | null,
+    now: { stateName: string; city: string },
+    keep: number,
+  ) {
     await db
-      .insert(clientCityAliases)
-      .values({ stateProvince: stateName, cityKey: cityKey(oldCity), clientId })
-      .onConflictDoUpdate({
-        target: [clientCityAliases.stateProvince, clientCityAliases.cityKey],
-        set: { clientId },
-      });
+      .delete(clientCityAliases)
+      .where(
+        and(
+          eq(clientCityAliases.clientId, clientId),
+          eq(clientCityAliases.stateProvince, now.stateName),
+          eq(clientCityAliases.cityKey, cityKey(now.city)),
+        ),
+      );
+    if (old)
+      await db
+        .insert(clientCityAliases)
+        .values({ stateProvince: old.stateName, cityKey: cityKey(old.city), clientId })
+        .onConflictDoUpdate({
+          target: [clientCityAliases.stateProvince, clientCityAliases.cityKey],
+          set: { clientId, leftAt: sql`now()` },
+        });
+    await db.execute(sql`
+      delete from client_city_aliases a
+       where a.client_id = ${clientId}
+         and (a.state_province, a.city_key) not in (
+           select k.state_province, k.city_key from client_city_aliases k
+            where k.client_id = ${clientId}
+            order by k.left_at desc, k.city_key
+            limit ${keep})`);
   },
 };

@@ -18,6 +18,24 @@ export function townNameSkeleton(city: string): string {
   return unhomoglyph(cityKey(capitals).normalize('NFD')).normalize('NFD');
 }
 
+/**
+ * Old names are kept (client_city_aliases) so that links to a renamed town still find it, and they are
+ * taken: no other town may have them. Unbounded, that let a town's Super Administrator squat any free
+ * name of the state by renaming the town to it and back. So:
+ * - a name the town took by a rename is kept when it leaves it only if it held it at least
+ *   OLD_NAME_MIN_HELD_MS (a day): a name held for minutes had no time to be linked to, and is free again
+ *   at once; the name a town was created with is always kept;
+ * - a town keeps its MAX_OLD_NAMES most recently left old names; an older one is released;
+ * - a town taking back one of its old names drops it from its old names.
+ */
+export const OLD_NAME_MIN_HELD_MS = 24 * 60 * 60 * 1000;
+export const MAX_OLD_NAMES = 3;
+
+/** Whether the name a town is leaving now stays its old name. */
+export function keepsOldName(town: { citySince: Date | null }, now: Date): boolean {
+  return town.citySince === null || now.getTime() - town.citySince.getTime() >= OLD_NAME_MIN_HELD_MS;
+}
+
 /** The one answer for a name that cannot be had: it names neither the town holding it nor whether it is active. */
 export const townNameTaken = (city: string, state: string) =>
   conflict(`The name ${city} is not available in ${state}; choose another.`, 'City');

@@ -45,7 +45,7 @@ export const UserBody = z.object({
   RoleID: RoleIdSchema.optional(),
   Manages: z.number().int().positive().max(2_147_483_647).nullish(),
   Password: z.preprocess((v) => (v === '' || v === null ? undefined : v), Password.optional()),
-  /** Changing one's own password or email: the password in use now (issue 37). */
+  /** Changing one's own password, email or username: the password in use now (issues 37, 46). */
   CurrentPassword: z.string().max(MAX_PASSWORD_LENGTH).optional(),
   /** …and, when two-factor sign-in is on, a current code or a recovery code. */
   Code: z.string().trim().max(32).optional(),

@@ -4,7 +4,7 @@ import type { UserRow } from '../users/users.repository.ts';
 import { verifyPassword } from './password.ts';
 
 /**
- * Proves that the person changing an account's own password or email is its owner, not someone holding
+ * Proves that the person changing an account's own password, email or username is its owner, not someone holding
  * a stolen or forgotten-open session: the current password, and the second factor when it is on. Each
  * try counts against the account's code budget (login-throttle.ts), so a session cannot be used to guess
  * the password without limit.
@@ -18,7 +18,10 @@ export async function confirmCredentials(
   ip: string | null,
 ): Promise<void> {
   if (!password)
-    throw validationFailed('CurrentPassword', 'enter your current password to change your password or email');
+    throw validationFailed(
+      'CurrentPassword',
+      'enter your current password to change your password, email or username',
+    );
   await app.loginThrottle.checkCode(user.id);
   if (!(await verifyPassword(password, user.passwordHash)))
     throw validationFailed('CurrentPassword', 'your current password was not accepted');

@@ -238,8 +238,9 @@ describe('PUT /api/user/{id}', () => {
     });
   });
 
-  it('a provider admin edits their own name but not their own role', async () => {
-    const me = await account(1, null);
+  it('a provider admin edits their own name (with their password) but not their own role', async () => {
+    const u = await buildUser(ctx.db, { roleId: 1, password: 'my own password' });
+    const me = { id: u.id, h: await authHeader(ctx.app, u.id) };
     const row = await userRow(me.id);
     const email = `${row!.username}@example.test`;
     const demote = await inject('PUT', `/api/user/${me.id}`, me.h, {
@@ -252,6 +253,7 @@ describe('PUT /api/user/{id}', () => {
     const rename = await inject('PUT', `/api/user/${me.id}`, me.h, {
       Username: `${row!.username}z`,
       Email: email,
+      CurrentPassword: 'my own password',
     });
     expect(rename.statusCode).toBe(200);
     expect(rename.json()).toMatchObject({ Username: `${row!.username}z`, RoleID: 1 });

@@ -95,8 +95,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Change an admin',
         description:
           'RoleID and Manages keep their values when left out; Password changes only when sent non-empty, and ' +
-          'a new password or email signs the account out everywhere else. Changing your own password or ' +
-          'email needs CurrentPassword, and Code (authenticator or recovery code) when two-factor sign-in ' +
+          'a new password or email signs the account out everywhere else. Changing your own password, ' +
+          'email or username needs CurrentPassword, and Code (authenticator or recovery code) when two-factor sign-in ' +
           `is on (400 naming the field otherwise). ${RULES}`,
         params: z.object({ id: IdParam }),
         body: UserBody,

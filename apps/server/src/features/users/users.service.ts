@@ -30,7 +30,7 @@ export interface UserActor extends Actor {
   audit: ReturnType<typeof auditActorOf>;
   /**
    * Proves the actor is the owner of their own account (current password, second factor) before they
-   * change its password or email; absent where nobody can answer (then such a change is refused).
+   * change its password, email or username; absent where nobody can answer (then such a change is refused).
    */
   confirmCredentials?: (
     user: UserRow,
@@ -128,7 +128,8 @@ export const usersService = {
   /**
    * Changes an admin. Fields left out keep their value. A new password or email ends every other
    * session of that account (the actor's own current session survives a change of their own); changing
-   * one's own needs the current password and, when it is on, the second factor.
+   * one's own password, email or username needs the current password and, when it is on, the second
+   * factor.
    * @throws 403, 404, 400, 409, 429.
    */
   async update(db: Db, actor: UserActor, id: number, body: ParsedUserBody): Promise<User> {
@@ -148,8 +149,11 @@ export const usersService = {
     const manages = body.Manages !== undefined ? body.Manages : target.manages;
     if (!self) authorizeTarget(actor, roleId, manages);
     const emailChanged = body.Email.toLowerCase() !== target.email.toLowerCase();
-    if (self && (body.Password || emailChanged)) {
-      if (!actor.confirmCredentials) throw forbidden('You cannot change your own password or email here');
+    // The username is what one signs in with: a stolen session must not change it either.
+    const usernameChanged = body.Username !== target.username;
+    if (self && (body.Password || emailChanged || usernameChanged)) {
+      if (!actor.confirmCredentials)
+        throw forbidden('You cannot change your own password, email or username here');
       await actor.confirmCredentials(target, body.CurrentPassword, body.Code);
     }
     await checkManages(db, roleId, manages);

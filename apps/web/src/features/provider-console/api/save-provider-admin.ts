@@ -9,7 +9,7 @@ export interface ProviderAdminInput {
   Email: string;
   /** Sent only when non-empty: an edit without a password keeps the old one. */
   Password: string;
-  /** Changing your own password or email: your current password, and a code when two-factor is on. */
+  /** Changing your own password, email or username: your current password, and a code when two-factor is on. */
   CurrentPassword?: string;
   Code?: string;
 }

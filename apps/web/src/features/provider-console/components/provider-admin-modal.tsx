@@ -45,7 +45,7 @@ export function ProviderAdminModal({ open, admin, providerName, onClose }: Provi
   const [attempt, setAttempt] = useState(0);
   const save = useSaveProviderAdmin();
   const editing = admin !== null;
-  // Your own password or email changes only with your current password (and code): issue 37.
+  // Your own password, email or username changes only with your current password (and code).
   const self = editing && admin.UserId === authStore.getUser()?.UserId;
 
   // Each opening starts from the chosen admin (or a blank form).
@@ -179,7 +179,7 @@ export function ProviderAdminModal({ open, admin, providerName, onClose }: Provi
               'Current Password',
               'password',
               'current-password',
-              'Needed to change your own password or email.',
+              'Needed to change your own password, email or username.',
             )
           : null}
         {self && admin.TwoFactorEnabled

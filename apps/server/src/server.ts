@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase, redactUrl, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
+import { claimTempFolder } from './lib/temp-folder.ts';
 
 /**
  * The configured database. The server runs the embedded engine in a worker thread so a query never
@@ -32,13 +33,16 @@ export interface RunningServer {
 }
 
 /**
- * Opens the database, migrates, builds and listens. On SIGTERM/SIGINT it stops accepting connections,
+ * Takes a temporary folder of its own (lib/temp-folder.ts), opens the database, migrates, builds and
+ * listens. On SIGTERM/SIGINT it stops accepting connections,
  * lets in-flight requests finish, then closes the database.
  */
 export async function startServer(
   config: Config,
   hooks: { beforeListen?: (db: Database) => Promise<void> } = {},
 ): Promise<RunningServer> {
+  // Before anything is received: what a server that died mid-upload left goes first.
+  await claimTempFolder();
   const database = await openConfiguredDatabase(config);
   try {
     await migrate(database);

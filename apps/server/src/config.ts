@@ -89,6 +89,66 @@ const EnvSchema = z.object({
     }),
 });
 
+/** The settings as the code reads them, from the validated environment. */
+const ConfigSchema = EnvSchema.transform((e) => ({
+  port: e.PORT,
+  host: e.HOST,
+  dataDir: path.resolve(e.DATA_DIR),
+  databaseUrl: e.DATABASE_URL,
+  demo: e.PORTAL_DEMO,
+  providerName: e.PROVIDER_NAME,
+  logLevel: e.LOG_LEVEL,
+  /**
+   * Which X-Forwarded-For hops to believe (Fastify's `trustProxy`): false for none, a hop count (the
+   * proxies in front of the portal), or the proxies' addresses and networks.
+   */
+  trustProxy: e.TRUST_PROXY,
+  corsOrigins: e.CORS_ORIGINS,
+  hsts: e.HSTS,
+  sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
+  sessionMaxHours: e.SESSION_MAX_HOURS,
+  requireTotpForProvider: e.REQUIRE_TOTP_FOR_PROVIDER,
+  publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
+  exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
+  /** Server-rendered town pages (and the app's other pages), per address. */
+  pageRateLimitPerMinute: e.PAGE_RATE_LIMIT_PER_MINUTE,
+  /** Writes by a signed-in user (admin changes, logout), per user. */
+  adminWriteRateLimitPerMinute: e.ADMIN_WRITE_RATE_LIMIT_PER_MINUTE,
+  /** Image uploads, per user (each one is decoded and re-encoded). */
+  uploadRateLimitPerMinute: e.UPLOAD_RATE_LIMIT_PER_MINUTE,
+  /**
+   * The map's answers (parcel shapes, map boxes, abutters lists) per address, weighted by their size:
+   * kilobytes of answers a minute.
+   */
+  mapRateLimitKbPerMinute: e.MAP_RATE_LIMIT_KB_PER_MINUTE,
+  /** Folder of the built web app; null serves the API only. */
+  webDist: e.WEB_DIST === '' ? null : path.resolve(e.WEB_DIST ?? path.resolve(SERVER_ROOT, '../web/dist')),
+  /** In-process search indexes of published rolls (features/search/roll-index); off: every search is SQL. */
+  searchIndex: {
+    enabled: e.SEARCH_INDEX,
+    /** Build the indexes of the largest active rolls, and of the large parcel layers, in the background at start. */
+    warm: e.SEARCH_INDEX_WARM,
+    memoryMb: e.SEARCH_INDEX_MEMORY_MB,
+    /**
+     * Rolls up to this many parcels are indexed before their first search answers; larger ones use SQL
+     * meanwhile. Parcel layers of more shapes than this are indexed at start (with `warm`).
+     */
+    awaitParcels: e.SEARCH_INDEX_AWAIT_PARCELS,
+  },
+  /**
+   * How long a replaced roll stays readable after a publish swaps in its successor: readers that looked
+   * up the town just before the swap still find their rows. 0 drops it at once.
+   */
+  rollRetireSeconds: e.ROLL_RETIRE_SECONDS,
+  /**
+   * How long a node keeps a town it looked up for the property page: a publish or an edit shows on
+   * every node within this time. 0: looked up on every request.
+   */
+  townCacheMs: e.TOWN_CACHE_MS,
+  /** The base map under the parcel maps (a {z}/{x}/{y} tile address); empty: parcels only. */
+  mapTilesUrl: e.MAP_TILES_URL,
+}));
+
 export type TrustProxy = false | number | string[];
 
 /**
@@ -130,64 +190,7 @@ export function fastifyTrustProxy(
   return (_address, hop) => hop < trust;
 }
 
-export type Config = {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  demo: boolean;
-  providerName: string;
-  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
-  /**
-   * Which X-Forwarded-For hops to believe (Fastify's `trustProxy`): false for none, a hop count (the
-   * proxies in front of the portal), or the proxies' addresses and networks.
-   */
-  trustProxy: TrustProxy;
-  corsOrigins: string[];
-  hsts: boolean;
-  sessionIdleMinutes: number;
-  sessionMaxHours: number;
-  requireTotpForProvider: boolean;
-  publicRateLimitPerMinute: number;
-  exportRateLimitPerMinute: number;
-  /** Server-rendered town pages (and the app's other pages), per address. */
-  pageRateLimitPerMinute: number;
-  /** Writes by a signed-in user (admin changes, logout), per user. */
-  adminWriteRateLimitPerMinute: number;
-  /** Image uploads, per user (each one is decoded and re-encoded). */
-  uploadRateLimitPerMinute: number;
-  /**
-   * The map's answers (parcel shapes, map boxes, abutters lists) per address, weighted by their size:
-   * kilobytes of answers a minute.
-   */
-  mapRateLimitKbPerMinute: number;
-  /** Folder of the built web app; null serves the API only. */
-  webDist: string | null;
-  /** In-process search indexes of published rolls (features/search/roll-index); off: every search is SQL. */
-  searchIndex: {
-    enabled: boolean;
-    /** Build the indexes of the largest active rolls, and of the large parcel layers, in the background at start. */
-    warm: boolean;
-    memoryMb: number;
-    /**
-     * Rolls up to this many parcels are indexed before their first search answers; larger ones use SQL
-     * meanwhile. Parcel layers of more shapes than this are indexed at start (with `warm`).
-     */
-    awaitParcels: number;
-  };
-  /**
-   * How long a replaced roll stays readable after a publish swaps in its successor: readers that looked
-   * up the town just before the swap still find their rows. 0 drops it at once.
-   */
-  rollRetireSeconds: number;
-  /**
-   * How long a node keeps a town it looked up for the property page: a publish or an edit shows on
-   * every node within this time. 0: looked up on every request.
-   */
-  townCacheMs: number;
-  /** The base map under the parcel maps (a {z}/{x}/{y} tile address); empty: parcels only. */
-  mapTilesUrl: string;
-};
+export type Config = z.output<typeof ConfigSchema>;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -196,43 +199,11 @@ export class ConfigError extends Error {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = ConfigSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
-  const e = parsed.data;
-  const defaultWebDist = path.resolve(SERVER_ROOT, '../web/dist');
-  return {
-    port: e.PORT,
-    host: e.HOST,
-    dataDir: path.resolve(e.DATA_DIR),
-    databaseUrl: e.DATABASE_URL,
-    demo: e.PORTAL_DEMO,
-    providerName: e.PROVIDER_NAME,
-    logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY,
-    corsOrigins: e.CORS_ORIGINS,
-    hsts: e.HSTS,
-    sessionIdleMinutes: e.SESSION_IDLE_MINUTES,
-    sessionMaxHours: e.SESSION_MAX_HOURS,
-    requireTotpForProvider: e.REQUIRE_TOTP_FOR_PROVIDER,
-    publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
-    exportRateLimitPerMinute: e.EXPORT_RATE_LIMIT_PER_MINUTE,
-    pageRateLimitPerMinute: e.PAGE_RATE_LIMIT_PER_MINUTE,
-    adminWriteRateLimitPerMinute: e.ADMIN_WRITE_RATE_LIMIT_PER_MINUTE,
-    uploadRateLimitPerMinute: e.UPLOAD_RATE_LIMIT_PER_MINUTE,
-    mapRateLimitKbPerMinute: e.MAP_RATE_LIMIT_KB_PER_MINUTE,
-    webDist: e.WEB_DIST === '' ? null : path.resolve(e.WEB_DIST ?? defaultWebDist),
-    searchIndex: {
-      enabled: e.SEARCH_INDEX,
-      warm: e.SEARCH_INDEX_WARM,
-      memoryMb: e.SEARCH_INDEX_MEMORY_MB,
-      awaitParcels: e.SEARCH_INDEX_AWAIT_PARCELS,
-    },
-    rollRetireSeconds: e.ROLL_RETIRE_SECONDS,
-    townCacheMs: e.TOWN_CACHE_MS,
-    mapTilesUrl: e.MAP_TILES_URL,
-  };
+  return parsed.data;
 }
 
 /** testConfig's settings, as the environment of a server process (the browser tests' built server). */

@@ -112,7 +112,7 @@ export default tseslint.config(
     // The public pages' code: the contracts index brings zod and every schema (about 30 KB gzip and, on
     // a phone, 170 ms of script before a record page answers), so values come from its zod-free modules.
     files: [
-      'apps/web/src/features/{contacts-public,municipalities,parcels,properties,search}/**/*.{ts,tsx}',
+      'apps/web/src/features/{comparables,contacts-public,municipalities,parcels,properties,search}/**/*.{ts,tsx}',
       'apps/web/src/{components,hooks,lib,utils}/**/*.{ts,tsx}',
     ],
     ignores: ['**/*.test.{ts,tsx}'],

@@ -1,6 +1,7 @@
 import { useDeferredValue, useEffect } from 'react';
 import { useParams } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
+import { ComparablesSection } from '@/features/comparables/components/lazy-comparables-panel';
 import { paths } from '@/config/paths';
 import { useMunicipality } from '@/features/municipalities/api/get-municipality';
 import { TownHeading, TownPage } from '@/features/municipalities/components/town-heading';
@@ -73,6 +74,14 @@ export function Component() {
                 clientId={client.ClientID}
                 account={p.Account}
                 hrefFor={(a) => paths.property.getHref(state, city, a)}
+              />
+            ) : null}
+            {client.HasParcelMap ? (
+              <ComparablesSection
+                clientId={client.ClientID}
+                account={p.Account}
+                hrefFor={(a) => paths.property.getHref(state, city, a)}
+                dataAsOf={p.LastUpdated}
               />
             ) : null}
             <PrintStamp dataAsOf={p.LastUpdated} />

@@ -28,7 +28,7 @@ const OSM_ATTRIBUTION =
   '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
 
 /** Attribution for the tile server: OpenStreetMap's own wording for its tiles, else the server's name. */
-function attributionFor(tilesUrl: string): string {
+export function attributionFor(tilesUrl: string): string {
   const host = /^https?:\/\/([^/]+)/.exec(tilesUrl)?.[1] ?? '';
   if (/(^|\.)openstreetmap\.(org|fr|de)$/.test(host.replace(/\{s\}\./, ''))) return OSM_ATTRIBUTION;
   const safe = host.replace(/[^A-Za-z0-9.{}:-]/g, '');

@@ -2,8 +2,12 @@
  * Text normalisation shared by indexing (import) and querying (search), so both sides agree on what a
  * "word" is. Case and accents are folded; separators split words; other punctuation inside a word is
  * dropped, and the pieces it separated are indexed too, so `O'BRIEN`, `OBRIEN` and `BRIEN` all match,
- * and `R01-002-A` is found by `R01-0`, `r01002a` and `002`.
+ * and `R01-002-A` is found by `R01-0`, `r01002a` and `002`. A word that names an address part several
+ * ways (street suffixes, ordinals: street-words.ts) is indexed as the forms that stand for all of them, and
+ * a typed one is read as one of those forms, so `212 Third Street` and `212 3rd St` both find
+ * `212 THIRD ST`.
  */
+import { isUnitWord, queryWord, wordForms } from './street-words.ts';
 
 const SEPARATORS = /[\s,;/&+()[\]{}|]+/u;
 const NON_ALNUM = /[^\p{L}\p{N}]+/gu;
@@ -22,34 +26,38 @@ export function fold(s: string): string {
     .toLowerCase();
 }
 
-/** The words of a query: each must match as a prefix of some indexed word. Empty words are dropped. */
-export function queryTerms(query: string): string[] {
-  const out: string[] = [];
-  for (const raw of fold(query).split(SEPARATORS)) {
-    const t = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);
-    if (t) out.push(t);
-  }
-  return out;
-}
-
 /**
- * One query word: `term` is what the word index matches (letters and digits only). `code` is set for a
+ * One query word: `term` is what the word index matches as a prefix (letters and digits only), `word`
+ * what it matches as a whole word (a finished word of a type-ahead entry). `code` is set for a
  * word that joins digits to other characters with punctuation, such as `R01-0` or `12-14`: typed that
  * way it names a map/lot, account, street number or book-page, so it must also start one of those as
  * typed (see `codeKey`), not merely match the letters and digits somewhere.
  */
 export interface QueryPart {
   term: string;
+  word: string;
   code: string | null;
 }
 
+/**
+ * The query's words, less a unit word ("unit", "apt", …: street-words.ts) followed by another word: "303
+ * Third St Unit 212" and "303 THIRD ST, UNIT 212" (an address as the portal prints it) name apartment 212,
+ * which a roll holds as `212` or `#212`. A unit word being typed last stays (it may begin "United").
+ */
 export function queryParts(query: string): QueryPart[] {
   const out: QueryPart[] = [];
-  for (const raw of fold(query).split(SEPARATORS)) {
-    const term = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);
-    if (!term) continue;
+  const raws = fold(query)
+    .split(SEPARATORS)
+    .map((raw) => ({ raw, typed: toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN) }))
+    .filter((w) => w.typed !== '');
+  for (const [i, { raw, typed }] of raws.entries()) {
+    if (i < raws.length - 1 && isUnitWord(typed)) continue;
     const code = codeKey(raw).slice(0, MAX_TOKEN);
-    out.push({ term, code: /\d/.test(code) && /[a-z0-9]-[a-z0-9]/.test(code) ? code : null });
+    out.push({
+      term: queryWord(typed),
+      word: queryWord(typed, true),
+      code: /\d/.test(code) && /[a-z0-9]-[a-z0-9]/.test(code) ? code : null,
+    });
   }
   return out;
 }
@@ -97,7 +105,7 @@ function asciiTerms(text: string, into: Set<string>) {
     if (ASCII_SEPARATOR[c] === 1) {
       if (i > start) {
         const raw = text.slice(start, i);
-        if (plain) into.add(raw.slice(0, MAX_TOKEN));
+        if (plain) addWord(raw.slice(0, MAX_TOKEN), into);
         else wordTerms(raw, into);
       }
       start = i + 1;
@@ -110,18 +118,25 @@ function asciiTerms(text: string, into: Set<string>) {
 function wordTerms(raw: string, into: Set<string>) {
   // Most words are letters and digits alone: nothing to drop, nothing to split.
   if (PLAIN_WORD.test(raw)) {
-    into.add(raw.slice(0, MAX_TOKEN));
+    addWord(raw.slice(0, MAX_TOKEN), into);
     return;
   }
   const joined = toAscii(raw.replace(NON_ALNUM, '')).slice(0, MAX_TOKEN);
-  if (joined) into.add(joined);
+  if (joined) addWord(joined, into);
   const parts = raw.split(NON_ALNUM);
   if (parts.length > 1) {
     for (const p of parts) {
       const t = toAscii(p).slice(0, MAX_TOKEN);
-      if (t) into.add(t);
+      if (t) addWord(t, into);
     }
   }
+}
+
+/** One indexed word, as the forms it stands for when it names an address part several ways. */
+function addWord(word: string, into: Set<string>) {
+  const forms = wordForms(word);
+  if (forms === undefined) into.add(word);
+  else for (const f of forms) into.add(f);
 }
 
 /**

@@ -289,12 +289,12 @@ describe('GET /api/suggest/{clientId}', () => {
   it('reads finished words (followed by a space) whole, and the word being typed as a prefix', async () => {
     expect(await suggest('10')).toEqual([
       { kind: 'maplot', text: '10-1', account: '6' },
-      { kind: 'address', text: '10 2B Main St', account: '3' },
+      { kind: 'address', text: '10 Main St, Unit 2B', account: '3' },
       { kind: 'address', text: '100 Oak Ave', account: '4' },
       { kind: 'maplot', text: '2-10', account: '5' },
       { kind: 'maplot', text: 'R03-100', account: '9' },
     ]);
-    expect(await suggest('10 ma')).toEqual([{ kind: 'address', text: '10 2B Main St', account: '3' }]);
+    expect(await suggest('10 ma')).toEqual([{ kind: 'address', text: '10 Main St, Unit 2B', account: '3' }]);
     expect(await suggest('smith ')).toEqual([
       { kind: 'owner', text: 'SMITH, JOHN', account: null },
       { kind: 'owner', text: 'SMITH, MARY', account: '1' },

@@ -1,5 +1,6 @@
 import {
   DEFAULT_PAGE_SIZE,
+  formatLocation,
   MAX_EXPORT_ROWS,
   MAX_SUGGESTIONS,
   type LandBuildingOptions,
@@ -391,8 +392,11 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
       // A punctuated code (a map/lot) stays a prefix even when finished: its words are joined differently.
       const parts = queryParts(q ?? '');
       const finished = /[\s,;/&+()[\]{}|]$/u.test(q ?? '') ? parts : parts.slice(0, -1);
-      const words = [...new Set(finished.filter((p) => p.code === null).map((p) => p.term))];
-      const prefixes = [...new Set(parts.map((p) => p.term).filter((t) => !words.includes(t)))];
+      const whole = finished.filter((p) => p.code === null);
+      const words = [...new Set(whole.map((p) => p.word))];
+      const prefixes = [...new Set(parts.filter((p) => !whole.includes(p)).map((p) => p.term))].filter(
+        (t) => !words.includes(t),
+      );
       const long = prefixes.filter((t) => t.length >= 3);
       const indexed = words.length + long.length > 0;
       const criteria: SearchCriteria = {
@@ -477,7 +481,8 @@ export function rankSuggestions(
   };
   for (const p of candidates) {
     for (const o of p.Owners) if (matchesAll(o.OwnerName, terms, whole)) add('owner', o.OwnerName, p.Account);
-    const address = [p.StreetNumber, p.Apartment, p.StreetName].filter((v) => v.trim()).join(' ');
+    // As the record page prints it ("303 THIRD ST, UNIT 212"); searching that text finds the unit.
+    const address = formatLocation(p);
     if (address && matchesAll(address, terms, whole)) add('address', address, p.Account);
     if (p.MapLot && matchesAll(p.MapLot, terms, whole) && codes.every((c) => codeKey(p.MapLot).startsWith(c)))
       add('maplot', p.MapLot, p.Account);

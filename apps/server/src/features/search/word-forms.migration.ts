@@ -2,14 +2,14 @@ import { escapeLiteral } from 'pg';
 import { allWordForms } from '../properties/street-words.ts';
 
 /*
- * Migration 0020, written from street-words.ts rather than copied into a .sql file (db/migrate.ts runs
+ * Migration 0021, written from street-words.ts rather than copied into a .sql file (db/migrate.ts runs
  * it in name order with the others): the rolls published before street suffixes and ordinals were
  * indexed by what they stand for hold only the words as the roll wrote them (`st`, `3rd`), while queries
  * now ask for those forms (`street`, `third`). Each stored word becomes the words an import indexes for
  * it today (wordForms), so a roll already published answers "212 Third Street" without publishing again.
  * owner_words is worked out the same way: the forms of the owner-only words less the forms of the rest.
  */
-export const WORD_FORMS_MIGRATION = '0020_street_word_forms';
+export const WORD_FORMS_MIGRATION = '0021_street_word_forms';
 
 export function wordFormsMigrationScript(): string {
   const forms = escapeLiteral(JSON.stringify(allWordForms()));

@@ -138,3 +138,46 @@ export async function publishCambridge(
   });
   return { clientId: client.id, roll, report };
 }
+
+// ---- Lebanon, NH (../shared/data/realworld/lebanon-nh, see its SOURCE.md) ------------------------
+
+export const LEBANON_DIR = path.resolve(import.meta.dirname, '../../../../shared/data/realworld/lebanon-nh');
+export const LEBANON_LAYER = path.join(LEBANON_DIR, 'LebParcels.zip');
+const LEBANON_MASTER = path.join(LEBANON_DIR, 'Parcel Master Export.csv');
+export const hasLebanon = fs.existsSync(LEBANON_LAYER) && fs.existsSync(LEBANON_MASTER);
+export const LEBANON_MISSING = `skipped: Lebanon's data is not at ${LEBANON_DIR} (../shared is absent)`;
+
+/**
+ * Lebanon's Vision parcel master export (5,660 rows) as records: the row number is the account (the file
+ * has none), map-block-lot-unit the map/lot (`4-23-906`), the one-line location split at its first space.
+ * Only what a parcel layer joins and shows; the roll's own import is the imports' tests' to check.
+ */
+export function lebanonRoll(): PropertyRecordInput[] {
+  const rows = parse(fs.readFileSync(LEBANON_MASTER), { columns: true, skip_empty_lines: true }) as Record<
+    string,
+    string
+  >[];
+  return rows.map((row, i) => {
+    const part = (c: string) => (row[c] ?? '').trim();
+    const location = part('REM_PRCL_LOCN');
+    const m = /^(\S+)\s+(.*)$/.exec(location);
+    return {
+      Account: String(i + 1),
+      MapLot: ['REM_MBLU_MAP', 'REM_MBLU_BLOCK', 'REM_MBLU_LOT', 'REM_MBLU_UNIT']
+        .map(part)
+        .filter(Boolean)
+        .join('-'),
+      StreetNumber: m ? m[1] : '',
+      StreetName: m ? m[2] : location,
+      Owners: [
+        {
+          OwnerName: part('REM_OWN_NAME'),
+          Address1: part('MAD_MAIL_ADDR1'),
+          City: part('MAD_MAIL_CITY'),
+          State: part('MAD_MAIL_STATE'),
+          ZipCode: part('MAD_MAIL_ZIP'),
+        },
+      ],
+    };
+  });
+}

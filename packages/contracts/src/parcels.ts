@@ -44,6 +44,11 @@ export const ParcelFeature = z.object({
   properties: ParcelProperties.extend({
     /** How many records of the roll share this shape (condominium units): 1 for most parcels. */
     Records: z.number().int().positive(),
+    /**
+     * The map/lot of the parcel the record sits on, when its own map/lot has no shape (a condominium
+     * unit's `4-23-906` on `4-23`): the record page says "on parcel 4-23". Absent otherwise.
+     */
+    OnParcel: z.string().optional(),
   }),
 });
 export type ParcelFeature = z.infer<typeof ParcelFeature>;
@@ -160,11 +165,20 @@ export const ParcelLayerUploadQuery = z.object({
     .optional()
     .transform((p) => p || undefined),
   dryRun: flag,
+  /** Replace today's map even though the file leaves more than 5% fewer records on it. */
+  confirmLoss: flag,
 });
 
 /** A count and the first entries of one list of the join report. */
 export const CountedList = z.object({ Count: z.number().int().nonnegative(), First: z.array(z.string()) });
 export type CountedList = z.infer<typeof CountedList>;
+
+/** A feature property tried as the key, and how many of the published roll's records it joins. */
+export const KeyCandidate = z.object({
+  Property: z.string(),
+  RecordsJoined: z.number().int().nonnegative(),
+});
+export type KeyCandidate = z.infer<typeof KeyCandidate>;
 
 /** The join report of a parcel layer file: what it holds and how it joins the published roll. */
 export const ParcelLayerReport = z.object({
@@ -172,18 +186,76 @@ export const ParcelLayerReport = z.object({
   Key: ParcelLayerKey,
   /** The feature property read as the key. */
   Property: z.string(),
+  /** True when no property was named and the import chose the one joining the most records. */
+  PropertyChosen: z.boolean(),
+  /** The next best property tried, when one joins any record. */
+  RunnerUp: KeyCandidate.nullable(),
+  /** When the property read joins no record: the file's property that joins the most (if any does). */
+  Suggestion: KeyCandidate.nullable(),
+  /** The property names the file's features have (the first 100). */
+  FileProperties: z.array(z.string()),
   FeaturesRead: z.number().int().nonnegative(),
   /** Distinct keys (features sharing a key form one parcel). */
   Shapes: z.number().int().nonnegative(),
+  /** Records that find a shape: their own, or the parcel they sit on. */
   RecordsMatched: z.number().int().nonnegative(),
+  /** Records whose map/lot has no shape of its own, shown on the parcel they sit on (condominium units). */
+  RecordsOnMasterParcel: CountedList,
   RecordsWithoutShape: CountedList,
   ShapesWithoutRecord: CountedList,
   /** Repairs that did not stop the import. */
   Warnings: CountedList,
   /** What stops it: a file with any problem changes nothing. */
   Problems: CountedList,
+  /** Today's map beside the file's; null when the town has no map yet. */
+  Loss: z
+    .object({
+      /** The file of the live map. */
+      FileName: z.string(),
+      RecordsOnMapNow: z.number().int().nonnegative(),
+      RecordsOnMapAfter: z.number().int().nonnegative(),
+      /** Records with a shape on today's map that would have none. */
+      RecordsLosingShape: CountedList,
+    })
+    .nullable(),
+  /** The file would leave more than 5% fewer records on the map: it replaces it only with confirmLoss. */
+  NeedsConfirmation: z.boolean(),
   DryRun: z.boolean(),
   /** Whether the town's parcel map was replaced by this file. */
   Replaced: z.boolean(),
 });
 export type ParcelLayerReport = z.infer<typeof ParcelLayerReport>;
+
+/** Today's map beside a file's, in one sentence: the command line and the console say the same. */
+export function describeMapLoss(
+  loss: Pick<NonNullable<ParcelLayerReport['Loss']>, 'FileName' | 'RecordsOnMapNow' | 'RecordsOnMapAfter'>,
+): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const lost = loss.RecordsOnMapNow - loss.RecordsOnMapAfter;
+  const share = loss.RecordsOnMapNow ? Math.round((100 * lost) / loss.RecordsOnMapNow) : 0;
+  return (
+    `Records on the map: ${n(loss.RecordsOnMapNow)} today (${loss.FileName}), ${n(loss.RecordsOnMapAfter)} ` +
+    `with this file${lost > 0 ? `: ${n(lost)} fewer (${share}%).` : '.'}`
+  );
+}
+
+/** A parcel layer as it was loaded: the live one, or an earlier one in the history. */
+export const ParcelLayerEntry = z.object({
+  FileName: z.string(),
+  Key: ParcelLayerKey,
+  Shapes: z.number().int().nonnegative(),
+  /** When it was loaded (ISO 8601). */
+  ImportedAt: z.string(),
+  /** Who loaded it (a user name, or `cli:…` for the command line); null when not recorded. */
+  ImportedBy: z.string().nullable(),
+});
+export type ParcelLayerEntry = z.infer<typeof ParcelLayerEntry>;
+
+/** `GET /api/parcel-layers/{clientId}`: the town's live parcel layer and the layers loaded before. */
+export const ParcelLayerHistory = z.object({
+  /** Null when the town has no parcel map. */
+  Live: ParcelLayerEntry.nullable(),
+  /** Every layer loaded, newest first (the live one included), at most 50. */
+  History: z.array(ParcelLayerEntry),
+});
+export type ParcelLayerHistory = z.infer<typeof ParcelLayerHistory>;

@@ -175,5 +175,57 @@ describe('portal parcels import', () => {
       ),
     );
     expect(audit).toEqual([{ action: 'parcels.import', actor_username: expect.stringMatching(/^cli:/) }]);
-  }, 120_000);
+  }, 240_000);
+
+  it('refuses a layer that matches nothing, and one that loses records unless --confirm-loss', async () => {
+    expect((await portal(['client', 'add', '--state', 'ME', '--city', 'Casco'])).code).toBe(0);
+    const roll = file(
+      'casco.jsonl',
+      ['1-1', '1-2', '1-3', '1-4']
+        .map((m, i) =>
+          JSON.stringify({ Account: String(i + 1), MapLot: m, Owners: [{ OwnerName: `O ${i}` }] }),
+        )
+        .join('\n'),
+    );
+    expect((await portal(['import', '--state', 'ME', '--city', 'Casco', roll])).code).toBe(0);
+    const run = (...args: string[]) =>
+      portal(['parcels', 'import', '--state', 'ME', '--city', 'Casco', ...args]);
+    // No property named: the one that joins the most records is read, and the report says so.
+    const whole = lotRow(['1-1', '1-2', '1-3', '1-4'], { property: 'MAP_LOT' });
+    const first = await run(file('whole.geojson', whole));
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^Key property: MAP_LOT \(chosen: it matches 4 records\)$/m);
+
+    const wrong = lotRow(['0001', '0002', '0003', '0004'], { property: 'GIS_ID' });
+    for (const dry of [['--dry-run'], []]) {
+      const refused = await run('--property', 'GIS_ID', ...dry, file('wrong.geojson', wrong));
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `No record's Map/Lot matches the file: its key was read from the feature property "GIS_ID" (on 4 of 4 features). The file's features have "GIS_ID".`,
+      );
+      expect(refused.stderr).toMatch(/wrong\.geojson was rejected: 1 problem\. Nothing was changed\.\n$/);
+    }
+    expect(await layerOf('Casco')).toEqual([{ file_name: 'whole.geojson', key_field: 'MapLot', shapes: 4 }]);
+
+    // Three of the four records would lose their shape.
+    const smaller = file('smaller.geojson', lotRow(['1-1'], { property: 'MAP_LOT' }));
+    const lossy = await run(smaller);
+    expect(lossy.code).toBe(1);
+    expect(lossy.stderr).toContain(
+      'Records on the map: 4 today (whole.geojson), 1 with this file: 3 fewer (75%).',
+    );
+    expect(lossy.stderr).toContain(
+      'Records that would lose their shape:\n  Account 2 (Map/Lot 1-2)\n  Account 3 (Map/Lot 1-3)\n  Account 4 (Map/Lot 1-4)',
+    );
+    expect(lossy.stderr).toMatch(
+      /smaller\.geojson would leave 3 fewer records on Casco, Maine's map\. Nothing was changed\. To replace it anyway, run again with --confirm-loss\.\n$/,
+    );
+    expect(await layerOf('Casco')).toEqual([{ file_name: 'whole.geojson', key_field: 'MapLot', shapes: 4 }]);
+    expect((await run('--dry-run', '--confirm-loss', smaller)).code).toBe(0);
+    const confirmed = await run('--confirm-loss', smaller);
+    expect(confirmed.code).toBe(0);
+    expect(await layerOf('Casco')).toEqual([
+      { file_name: 'smaller.geojson', key_field: 'MapLot', shapes: 1 },
+    ]);
+  }, 240_000);
 });

@@ -9,7 +9,7 @@ import { withDatabase } from './database.ts';
 import { CliError, parse, required, UsageError, write, type CliIo } from './io.ts';
 
 export const PARCELS_USAGE = `Usage: portal parcels import --state STATE --city CITY [--key MapLot|Account]
-                             [--property NAME] [--dry-run] FILE
+                             [--property NAME] [--dry-run] [--confirm-loss] FILE
 
 Replaces the town's parcel map with the polygons in FILE: a GeoJSON
 FeatureCollection, a TopoJSON file, or a zipped Shapefile (.zip with its .shp,
@@ -17,22 +17,33 @@ FeatureCollection, a TopoJSON file, or a zipped Shapefile (.zip with its .shp,
 the town, not to a roll: it stays when a new roll is published, and joins the
 published roll by key whenever it is read.
 
-Each feature's key (its --property, by default the --key's own name) is matched
-to the records' Map/Lot (or Account) the way search matches map/lots: case and
-punctuation runs alike. A report lists the features read, the records matched,
-the records without a shape and the shapes without a record (the first 20 of
-each). Rings that are not closed are closed; rings with fewer than four
-positions or no area are dropped, and a feature left with none is left out
-(warnings). A feature without polygon coordinates, one that is not a polygon,
-or coordinates outside WGS 84 is a problem: a file with any problem changes
-nothing and the command exits with status 1.
+Each feature's key (its --property) is matched to the records' Map/Lot (or
+Account) the way search matches map/lots: case and punctuation runs alike. A
+record whose map/lot has no shape of its own (a condominium unit, 4-23-906)
+sits on the parcel of its longest map/lot prefix that has one (4-23). Without
+--property, the feature property that matches the most records is read (the
+--key's own name, MAP_PAR_ID, MAP_LOT, ML, PARCEL_ID, PID and LOC_ID are tried
+first), and the report names it and the runner-up. A report lists the features
+read, the records matched, the records without a shape and the shapes without
+a record (the first 20 of each). Rings that are not closed are closed; rings
+with fewer than four positions or no area are dropped, and a feature left with
+none is left out; a feature more than 100 miles from the rest of the layer is
+set aside (warnings). A feature without polygon coordinates, one that is not a
+polygon, coordinates outside WGS 84, or a file that matches no record is a
+problem: a file with any problem changes nothing and the command (a dry run
+too) exits with status 1. A file that would leave more than 5% fewer records
+on the map than today's changes nothing and exits with status 1 unless
+--confirm-loss is given; the report lists the records that would lose their
+shape.
 
 Options:
   --state STATE     state name or abbreviation (Massachusetts, MA)
   --city CITY       the client's city or town
   --key FIELD       the record field the shapes are keyed by: MapLot (default) or Account
-  --property NAME   the feature property holding the key (default: the --key)
+  --property NAME   the feature property holding the key (default: the one
+                    that matches the most records)
   --dry-run         print the report, write nothing
+  --confirm-loss    replace the map even if fewer records would be on it
   -h, --help        show this help`;
 
 /** `portal parcels …`. Returns the exit code. */
@@ -51,6 +62,7 @@ export async function parcelsCommand(args: string[], io: CliIo): Promise<number>
       key: { type: 'string' },
       property: { type: 'string' },
       'dry-run': { type: 'boolean' },
+      'confirm-loss': { type: 'boolean' },
     },
     true,
   );
@@ -98,6 +110,7 @@ export async function parcelsCommand(args: string[], io: CliIo): Promise<number>
         key: key.data,
         property,
         dryRun,
+        confirmLoss: values['confirm-loss'] === true,
         audit: cliAuditActor(),
       });
     } catch (err) {
@@ -111,6 +124,14 @@ export async function parcelsCommand(args: string[], io: CliIo): Promise<number>
       write(
         io.stderr,
         `portal parcels import: ${fileName} was rejected: ${report.problems.count.toLocaleString('en-US')} problem${report.problems.count === 1 ? '' : 's'}. Nothing was changed.`,
+      );
+      return 1;
+    }
+    if (report.needsConfirmation) {
+      for (const l of lines) write(io.stderr, l);
+      write(
+        io.stderr,
+        `portal parcels import: ${fileName} would leave ${(report.loss!.recordsOnMapNow - report.loss!.recordsOnMapAfter).toLocaleString('en-US')} fewer records on ${client.city}, ${state}'s map. ${dryRun ? 'A dry run changes nothing; to replace the map anyway, run' : 'Nothing was changed. To replace it anyway, run again'} with --confirm-loss.`,
       );
       return 1;
     }

@@ -178,6 +178,10 @@ export const AUTHZ_MATRIX: Record<string, MatrixEntry> = {
       return { url: `/api/comparables/${w.townA.id}/1/comparables.csv?distance=1` };
     },
   },
+  'GET /api/parcel-layers/:clientId': {
+    expect: PROVIDER(),
+    request: (w) => ({ url: `/api/parcel-layers/${w.townA.id}` }),
+  },
   'POST /api/parcels/:clientId': {
     expect: PROVIDER(),
     request: (w) => {

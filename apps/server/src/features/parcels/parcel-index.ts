@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Flatbush from 'flatbush';
 import { formatLocation, type ParcelLayerKey } from '@opp/contracts';
-import { codeKey, naturalKey } from '../properties/search-text.ts';
+import { naturalKey } from '../properties/search-text.ts';
 import {
   boundsOf,
   boxDistance,
@@ -11,6 +11,7 @@ import {
   type Ring,
 } from './parcel-geometry.ts';
 import type { Executor } from '../../db/database.ts';
+import { joinedCode, recordCode } from './parcel-join.ts';
 import { parcelsRepository, type ParcelRecordRow, type StoredShape } from './parcels.repository.ts';
 import { collectGarbage } from '../../lib/collect-garbage.ts';
 import { Grow, packTexts, packedBytes, textAt, type PackedTexts } from '../../lib/typed-columns.ts';
@@ -76,6 +77,11 @@ export interface ParcelIndex {
   accounts: PackedTexts;
   mapLots: PackedTexts;
   locations: PackedTexts;
+  /**
+   * The key of the parcel a record sits on when its own map/lot has no shape (parcel-join.ts), '' for
+   * the records on their own.
+   */
+  onParcels: PackedTexts;
   /** The record numbers in account order, for finding an account's record by halving. */
   byAccount: Uint32Array;
   /** Over the shapes' longitude/latitude boxes (null for a layer without shapes). */
@@ -118,6 +124,7 @@ async function buildParcelIndex(
   recordBatches: AsyncIterable<ParcelRecordRow[]>,
 ): Promise<ParcelIndex> {
   const shapeOfCode = new Map<string, number>();
+  const shapeKeys: string[] = [];
   const lonLatGrow = new Grow((n) => new Float64Array(n));
   const ringStartGrow = new Grow((n) => new Uint32Array(n));
   const ringOuterGrow = new Grow((n) => new Uint8Array(n));
@@ -127,6 +134,7 @@ async function buildParcelIndex(
     for (const [k, s] of batch.entries()) {
       if (k % TURN_SHAPES === TURN_SHAPES - 1) await nextTurn();
       shapeOfCode.set(s.keyCode, shapeRingGrow.length);
+      shapeKeys.push(s.key);
       shapeRingGrow.push(ringStartGrow.length);
       const shape = JSON.parse(s.coordinates) as MultiPolygon;
       for (const polygon of shape)
@@ -140,6 +148,31 @@ async function buildParcelIndex(
         });
       for (const b of boundsOf(shape)) boxes.push(b);
     }
+  // The join: each record finds the shape of its key. Rows come in account order.
+  const accountOf: string[] = [];
+  const mapLotOf: string[] = [];
+  const locationOf: string[] = [];
+  const onParcelOf: string[] = [];
+  const hasShape = (code: string) => shapeOfCode.has(code);
+  const joinedShapes = new Uint8Array(shapeRingGrow.length);
+  const joinedShape = new Grow((m) => new Uint32Array(m));
+  for await (const batch of recordBatches)
+    for (const [k, r] of batch.entries()) {
+      if (k % TURN_RECORDS === TURN_RECORDS - 1) await nextTurn();
+      const own = recordCode(layer.keyField, r);
+      const code = joinedCode(hasShape, own, layer.keyField);
+      if (code === undefined) continue;
+      const shape = shapeOfCode.get(code)!;
+      accountOf.push(r.account);
+      mapLotOf.push(r.mapLot);
+      locationOf.push(formatRecordLocation(r));
+      onParcelOf.push(code === own ? '' : shapeKeys[shape]!);
+      joinedShape.push(shape);
+      joinedShapes[shape] = 1;
+    }
+  shapeOfCode.clear();
+  shapeKeys.length = 0;
+
   const n = shapeRingGrow.length;
   shapeRingGrow.push(ringStartGrow.length);
   ringStartGrow.push(lonLatGrow.length / 2);
@@ -154,21 +187,13 @@ async function buildParcelIndex(
   let planarTree: Flatbush | null = null;
   if (n > 0) {
     lonLatTree = new Flatbush(n);
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
     for (let i = 0; i < n; i++) {
       const [x0, y0, x1, y1] = boxes.data.subarray(4 * i, 4 * i + 4);
       lonLatTree.add(x0!, y0!, x1!, y1!);
-      minX = Math.min(minX, x0!);
-      minY = Math.min(minY, y0!);
-      maxX = Math.max(maxX, x1!);
-      maxY = Math.max(maxY, y1!);
     }
     lonLatTree.finish();
     await nextTurn();
-    const project = localProjection((minX + maxX) / 2, (minY + maxY) / 2);
+    const project = localProjection(...projectionCentre(boxes.data, joinedShapes));
     for (let i = 0; i < vertexCount; i++) {
       if (i % TURN_VERTICES === TURN_VERTICES - 1) await nextTurn();
       const [x, y] = project([lonLat[2 * i]!, lonLat[2 * i + 1]!]);
@@ -199,23 +224,6 @@ async function buildParcelIndex(
   }
   boxes.clear();
 
-  // The join: each record finds the shape of its key. Rows come in account order.
-  const accountOf: string[] = [];
-  const mapLotOf: string[] = [];
-  const locationOf: string[] = [];
-  const joinedShape = new Grow((m) => new Uint32Array(m));
-  for await (const batch of recordBatches)
-    for (const [k, r] of batch.entries()) {
-      if (k % TURN_RECORDS === TURN_RECORDS - 1) await nextTurn();
-      const value = layer.keyField === 'Account' ? r.account : r.mapLot;
-      const shape = value ? shapeOfCode.get(codeKey(value)) : undefined;
-      if (shape === undefined) continue;
-      accountOf.push(r.account);
-      mapLotOf.push(r.mapLot);
-      locationOf.push(formatRecordLocation(r));
-      joinedShape.push(shape);
-    }
-  shapeOfCode.clear();
   const m = accountOf.length;
   // Numbered by shape (a counting sort), then, where records share a shape, by map/lot and account.
   const recordStart = new Uint32Array(n + 1);
@@ -249,6 +257,7 @@ async function buildParcelIndex(
   const mapLots = pack(mapLotOf);
   await nextTurn();
   const locations = pack(locationOf);
+  const onParcels = pack(onParcelOf);
 
   const index = {
     layerId: layer.id,
@@ -265,6 +274,7 @@ async function buildParcelIndex(
     accounts,
     mapLots,
     locations,
+    onParcels,
     byAccount,
     lonLatTree,
     planarTree,
@@ -275,8 +285,27 @@ async function buildParcelIndex(
     [recordStart, recordShape, byAccount].reduce((sum, a) => sum + a.byteLength, 0) +
     packedBytes(accounts) +
     packedBytes(mapLots) +
-    packedBytes(locations);
+    packedBytes(locations) +
+    packedBytes(onParcels);
   return index;
+}
+
+/**
+ * Where the town's projection is centred: the middle (median) of the shapes records join, or of every
+ * shape when none does. A stray shape (one at 110° E, 0° in a New England layer) moved the middle of the
+ * layer's extent so far that a neighbour 263 ft away measured 378 ft; a median does not move for it.
+ */
+function projectionCentre(boxes: Float64Array, joined: Uint8Array): [number, number] {
+  const anyJoined = joined.includes(1);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let i = 0; i < joined.length; i++) {
+    if (anyJoined && !joined[i]) continue;
+    xs.push((boxes[4 * i]! + boxes[4 * i + 2]!) / 2);
+    ys.push((boxes[4 * i + 1]! + boxes[4 * i + 3]!) / 2);
+  }
+  const median = (v: number[]) => v.sort((a, b) => a - b)[v.length >> 1]!;
+  return [median(xs), median(ys)];
 }
 
 /** The index of a client's layer joined to a published roll, read from the database. */
@@ -315,6 +344,9 @@ export const recordAt = (index: ParcelIndex, k: number): IndexedRecord => ({
   mapLot: textAt(index.mapLots, k),
   location: textAt(index.locations, k),
 });
+
+/** The key of the parcel record k sits on when its own map/lot has no shape ('' when it has). */
+export const onParcelAt = (index: ParcelIndex, k: number) => textAt(index.onParcels, k);
 
 /** How many records join shape s (records recordStart[s] onwards; none for a shape no record joins). */
 export const recordCount = (index: ParcelIndex, s: number) =>

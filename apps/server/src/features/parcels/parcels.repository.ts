@@ -93,6 +93,15 @@ export const parcelsRepository = {
     return rows.length > 0;
   },
 
+  /** The key codes of a layer's shapes (what records join, without their coordinates). */
+  async shapeCodes(db: Executor, layerId: number): Promise<string[]> {
+    const rows = await queryRows<{ code: string }>(
+      db,
+      sql`select key_code as code from parcel_shapes where layer_id = ${layerId}`,
+    );
+    return rows.map((r) => r.code);
+  },
+
   /** The layer's shapes in order, a batch at a time. */
   async *shapeBatches(db: Executor, layerId: number, size = SHAPE_BATCH): AsyncGenerator<StoredShape[]> {
     for (let after = -1; ;) {

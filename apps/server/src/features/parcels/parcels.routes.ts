@@ -20,6 +20,7 @@ import {
   ParcelCollection,
   ParcelFeature,
   PARCEL_LAYER_MAX_BYTES,
+  ParcelLayerHistory,
   ParcelLayerParams,
   ParcelLayerReport,
   ParcelLayerUploadQuery,
@@ -31,6 +32,7 @@ import { auditActorOf } from '../audit/audit.service.ts';
 import { abuttersCsv, abuttersLabelsPdf } from './abutters-export.ts';
 import { ParcelFileError } from './parcel-files.ts';
 import { importParcelFile, parcelLayerReportDto } from './parcel-import.ts';
+import { parcelLayersService } from './parcel-layers.service.ts';
 
 const tags = ['Public'];
 
@@ -220,6 +222,24 @@ export const parcelLayerRoutes: FastifyPluginAsyncZod = async (app) => {
     await app.register(multipart, { limits: { fileSize: PARCEL_LAYER_MAX_BYTES, files: 1 } });
   const db = app.database.db;
 
+  app.get(
+    '/parcel-layers/:clientId',
+    {
+      ...providerOnly,
+      schema: {
+        tags: ['Parcel layers'],
+        security: [{ bearerAuth: [] }],
+        summary: "A town's live parcel layer and the layers loaded before",
+        description:
+          'The live layer (file, key, shapes, when and by whom it was loaded; null when the town has no ' +
+          'parcel map) and every layer loaded, newest first (at most 50).',
+        params: ParcelLayerParams,
+        response: { 200: ParcelLayerHistory, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+      },
+    },
+    async (request) => parcelLayersService.history(db, requireProvider(request), request.params.clientId),
+  );
+
   app.post(
     '/parcels/:clientId',
     {
@@ -232,11 +252,15 @@ export const parcelLayerRoutes: FastifyPluginAsyncZod = async (app) => {
           `A GeoJSON FeatureCollection, a TopoJSON file or a zipped Shapefile (with its .prj) of at most ` +
           `${maxLayerSize}, as \`portal parcels import\` reads it. \`key\` names the record field the shapes ` +
           'are keyed by (MapLot, the default, or Account) and `property` the feature property holding it ' +
-          '(default: the key’s own name); keys match the records the way search matches map/lots. Answers ' +
-          'the join report: features read, records matched, records without a shape, shapes without a ' +
-          'record, repairs (warnings) and problems. `dryRun=1` answers the report (200, problems included) ' +
-          "and changes nothing; otherwise the file replaces the town's parcel map in one step, and a file " +
-          'with any problem changes nothing and is answered 422 with the report naming the features.',
+          '(default: the one that joins the most records, reported with the runner-up); keys match the ' +
+          'records the way search matches map/lots, and a record whose map/lot has no shape sits on the ' +
+          'parcel of its longest map/lot prefix that has one. Answers the join report: features read, ' +
+          'records matched, records without a shape, shapes without a record, repairs (warnings), problems ' +
+          "and today's map beside the file's (`Loss`). `dryRun=1` answers the report (200, problems " +
+          "included) and changes nothing; otherwise the file replaces the town's parcel map in one step. " +
+          'A file with any problem (a file that matches no record is one) changes nothing and is answered ' +
+          '422 with the report; a file that would leave more than 5% fewer records on the map changes ' +
+          'nothing and is answered 409 with the report unless `confirmLoss=1`.',
         consumes: ['multipart/form-data'],
         params: ParcelLayerParams,
         querystring: ParcelLayerUploadQuery,
@@ -247,6 +271,7 @@ export const parcelLayerRoutes: FastifyPluginAsyncZod = async (app) => {
           403: ErrorBody,
           404: ErrorBody,
           413: ErrorBody,
+          409: ParcelLayerReport,
           415: ErrorBody,
           422: ParcelLayerReport,
         },
@@ -255,7 +280,7 @@ export const parcelLayerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       requireProvider(request);
       const { clientId } = request.params;
-      const { key, property, dryRun } = request.query;
+      const { key, property, dryRun, confirmLoss } = request.query;
       if (!request.isMultipart())
         throw unsupportedMediaType(
           'Send the parcel map as multipart/form-data with the file in the "file" field',
@@ -269,11 +294,12 @@ export const parcelLayerRoutes: FastifyPluginAsyncZod = async (app) => {
         const filePath = path.join(dir, 'layer');
         await pipeline(part.file, createWriteStream(filePath));
         if (part.file.truncated) throw payloadTooLarge(`The parcel map file is larger than ${maxLayerSize}.`);
-        const input = { clientId, filePath, fileName, key, property, dryRun, audit: auditActorOf(request) };
+        const audit = auditActorOf(request);
+        const input = { clientId, filePath, fileName, key, property, dryRun, confirmLoss, audit };
         const report = await importParcelFile(db, input);
-        // A dry run asks what the file would do, problems included: its report is the answer.
-        const refused = report.problems.count > 0 && !dryRun;
-        return reply.status(refused ? 422 : 200).send(parcelLayerReportDto(report, input));
+        // A dry run asks what the file would do, problems and loss included: its report is the answer.
+        const status = dryRun ? 200 : report.problems.count > 0 ? 422 : report.needsConfirmation ? 409 : 200;
+        return reply.status(status).send(parcelLayerReportDto(report, input));
       } catch (err) {
         if (err instanceof ParcelFileError) throw validationFailed('file', err.message);
         if (err instanceof app.multipartErrors.RequestFileTooLargeError)

@@ -17,6 +17,7 @@ import { simplifyShape, type MultiPolygon } from './parcel-geometry.ts';
 import {
   byMapLotThenAccount,
   loadParcelIndex,
+  onParcelAt,
   recordAt,
   recordOfAccount,
   recordCount,
@@ -210,7 +211,11 @@ export function createParcelsService(lookupTtlMs: number) {
       const index = await indexes.of(db, clientId);
       const k = recordOf(index, account);
       const s = index.recordShape[k]!;
-      return featureOf(index, shapeAt(index, s), s, k);
+      const feature = featureOf(index, shapeAt(index, s), s, k);
+      // A condominium unit or mobile home shown on the parcel it sits on: "on parcel 4-23".
+      const onParcel = onParcelAt(index, k);
+      if (onParcel) feature.properties.OnParcel = onParcel;
+      return feature;
     },
 
     /**

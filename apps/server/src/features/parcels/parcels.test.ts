@@ -318,7 +318,33 @@ describe('importing a layer', () => {
       );
     expect(await layers()).toEqual([{ id: report.layerId, n: 6 }]);
 
-    const replaced = await importParcelLayer(ctx.db, featuresOfJson(lotRow(['A-1']), 'x'), options);
+    // Five of the six records on today's map would lose their shape: not without the provider's word.
+    const unconfirmed = await importParcelLayer(ctx.db, featuresOfJson(lotRow(['A-1']), 'x'), options);
+    expect(unconfirmed).toMatchObject({
+      needsConfirmation: true,
+      layerId: null,
+      loss: {
+        fileName: 'lots.geojson',
+        recordsOnMapNow: 6,
+        recordsOnMapAfter: 1,
+        recordsLosingShape: {
+          count: 5,
+          first: [
+            'Account 102 (Map/Lot A-2)',
+            'Account 103 (Map/Lot A-2)',
+            'Account 104 (Map/Lot A-4)',
+            'Account 105 (Map/Lot A-5)',
+            'Account 106 (Map/Lot A-6)',
+          ],
+        },
+      },
+    });
+    expect(await layers()).toEqual([{ id: report.layerId, n: 6 }]);
+    const replaced = await importParcelLayer(ctx.db, featuresOfJson(lotRow(['A-1']), 'x'), {
+      ...options,
+      confirmLoss: true,
+    });
+    expect(replaced).toMatchObject({ needsConfirmation: false, loss: { recordsOnMapAfter: 1 } });
     expect(await layers()).toEqual([{ id: replaced.layerId, n: 1 }]);
     // The old layer's shapes went with it.
     const orphans = await queryRows<{ n: number }>(
@@ -445,12 +471,28 @@ describe('POST /api/parcels/{clientId}: the provider console upload', () => {
       RecordsWithoutShape: { Count: 4 },
       ShapesWithoutRecord: { Count: 1, First: ['PARCEL Q-7'] },
       Problems: { Count: 0, First: [] },
+      Loss: {
+        FileName: 'lots.geojson',
+        RecordsOnMapNow: 6,
+        RecordsOnMapAfter: 3,
+        RecordsLosingShape: {
+          Count: 3,
+          First: ['Account 104 (Map/Lot A-4)', 'Account 105 (Map/Lot A-5)', 'Account 106 (Map/Lot A-6)'],
+        },
+      },
+      NeedsConfirmation: true,
       DryRun: true,
       Replaced: false,
     });
     expect(await shapesOf(client.id)).toBe(6);
 
-    const done = await upload(client.id, layer, '?property=PARCEL', headers);
+    // Half the map's records would lose their shape: refused until the provider confirms the loss.
+    const unconfirmed = await upload(client.id, layer, '?property=PARCEL', headers);
+    expect(unconfirmed.statusCode).toBe(409);
+    expect(unconfirmed.json<ParcelLayerReport>()).toMatchObject({ NeedsConfirmation: true, Replaced: false });
+    expect(await shapesOf(client.id)).toBe(6);
+
+    const done = await upload(client.id, layer, '?property=PARCEL&confirmLoss=1', headers);
     expect(done.statusCode).toBe(200);
     expect(done.json<ParcelLayerReport>()).toMatchObject({ DryRun: false, Replaced: true, Shapes: 3 });
     expect(await shapesOf(client.id)).toBe(3);

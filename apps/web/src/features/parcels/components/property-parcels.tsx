@@ -39,6 +39,12 @@ export default function PropertyParcels({ clientId, account, hrefFor }: Property
       <h2 id="parcel-map-heading" className="opp-section__heading">
         Map and Abutters
       </h2>
+      {subject.properties.OnParcel ? (
+        <p className="margin-top-0">
+          On parcel {subject.properties.OnParcel}: this record’s map/lot has no shape of its own on the town’s
+          map, so it is shown on the parcel it sits on.
+        </p>
+      ) : null}
       <ParcelMap
         features={features}
         subject={subject}

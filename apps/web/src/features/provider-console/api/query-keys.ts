@@ -9,4 +9,5 @@ export const providerKeys = {
   rollRuns: (clientId: number) => [...providerKeys.all, 'roll-runs', clientId] as const,
   rollRun: (clientId: number, runId: number) => [...providerKeys.all, 'roll-run', clientId, runId] as const,
   rollFormats: () => [...providerKeys.all, 'roll-formats'] as const,
+  parcelLayers: (clientId: number) => [...providerKeys.all, 'parcel-layers', clientId] as const,
 };

@@ -1,14 +1,19 @@
 import { useId, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import {
+  describeMapLoss,
   PARCEL_LAYER_MAX_BYTES,
   ParcelLayerKey,
   type CountedList,
+  type ParcelLayerEntry,
   type ParcelLayerReport,
   type PublicClient,
 } from '@opp/contracts';
 import { Alert } from '@/components/ui/alert';
 import { ApiError } from '@/lib/api-client';
-import { formatCount } from '@/utils/format';
+import { formatCount, formatDateAndTime } from '@/utils/format';
+import { useParcelLayers } from '../api/get-parcel-layers';
+import { providerKeys } from '../api/query-keys';
 import { uploadParcelLayer } from '../api/upload-parcel-layer';
 import { FileField } from '@/components/ui/file-field';
 
@@ -34,8 +39,10 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
   const [property, setProperty] = useState('');
   const [fileError, setFileError] = useState<string | null>(null);
   const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const queryClient = useQueryClient();
+  const layers = useParcelLayers(client.ClientID);
 
-  const send = async (dryRun: boolean) => {
+  const send = async (dryRun: boolean, { confirmLoss = false, as = property } = {}) => {
     setFileError(null);
     if (!file) {
       setFileError('Choose a parcel map file.');
@@ -49,8 +56,16 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
     }
     setStep({ kind: 'busy', text: dryRun ? 'Checking the file…' : 'Replacing the parcel map…' });
     try {
-      const report = await uploadParcelLayer(client.ClientID, { file, key, property, dryRun });
+      const report = await uploadParcelLayer(client.ClientID, {
+        file,
+        key,
+        property: as,
+        dryRun,
+        confirmLoss,
+      });
       setStep({ kind: dryRun ? 'checked' : 'replaced', report });
+      if (report.Replaced)
+        void queryClient.invalidateQueries({ queryKey: providerKeys.parcelLayers(client.ClientID) });
     } catch (err) {
       setStep({ kind: 'idle' });
       setFileError(
@@ -74,6 +89,7 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
         .prj) of at most {MAX_SIZE_TEXT}. The file is checked first; {client.City}’s map changes only when you
         confirm.
       </p>
+      <LiveLayer live={layers.data?.Live} loading={layers.isPending} />
       <FileField
         id={`${id}-file`}
         label="Parcel map file"
@@ -113,7 +129,7 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
           Feature property holding it (optional)
         </label>
         <span className="usa-hint" id={`${id}-property-hint`}>
-          The name of the field in the file, such as ML; by default {key}.
+          The name of the field in the file, such as ML; by default the one that matches the most records.
         </span>
         <input
           id={`${id}-property`}
@@ -149,11 +165,66 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
               heading={<h4 className="usa-alert__heading">{step.report.FileName} cannot be used</h4>}
               text={
                 <>
+                  {step.report.RecordsMatched === 0 ? (
+                    <>
+                      No record’s {KEY_LABELS[step.report.Key]} matches the file’s “{step.report.Property}”
+                      property. The file’s features have{' '}
+                      {step.report.FileProperties.length
+                        ? step.report.FileProperties.join(', ')
+                        : 'no properties'}
+                      .{' '}
+                    </>
+                  ) : null}
                   Fix its {plural(step.report.Problems.Count, 'problem')} and check it again. Nothing was
                   changed.
                 </>
               }
-            />
+            >
+              {step.report.Suggestion ? (
+                <button
+                  type="button"
+                  className="usa-button"
+                  onClick={() => {
+                    const suggested = step.report.Suggestion!.Property;
+                    setProperty(suggested);
+                    void send(true, { as: suggested });
+                  }}
+                >
+                  Check again with {step.report.Suggestion.Property} (matches{' '}
+                  {plural(step.report.Suggestion.RecordsJoined, 'record')})
+                </button>
+              ) : null}
+            </Alert>
+          ) : step.report.NeedsConfirmation && step.report.Loss ? (
+            <Alert
+              type="warning"
+              slim={false}
+              heading={
+                <h4 className="usa-alert__heading">
+                  {plural(step.report.Loss.RecordsOnMapNow - step.report.Loss.RecordsOnMapAfter, 'record')}{' '}
+                  would leave the map
+                </h4>
+              }
+              text={
+                <>
+                  {describeMapLoss(step.report.Loss)} Replace {client.City}’s parcel map with the{' '}
+                  {plural(step.report.Shapes, 'parcel shape')} of {step.report.FileName} all the same?
+                </>
+              }
+            >
+              <button
+                type="button"
+                className="usa-button usa-button--secondary"
+                onClick={() => void send(false, { confirmLoss: true })}
+              >
+                Replace, removing{' '}
+                {plural(step.report.Loss.RecordsOnMapNow - step.report.Loss.RecordsOnMapAfter, 'record')} from
+                the map
+              </button>
+              <button type="button" className="usa-button usa-button--unstyled" onClick={reset}>
+                Cancel
+              </button>
+            </Alert>
           ) : (
             <Alert
               type="warning"
@@ -187,7 +258,55 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
           }
         />
       ) : null}
+      <LayerHistory history={layers.data?.History ?? []} />
     </section>
+  );
+}
+
+/** Which layer the town's map shows now, and the layers loaded before it. */
+function LiveLayer({ live, loading }: { live: ParcelLayerEntry | null | undefined; loading: boolean }) {
+  if (loading) return null;
+  return (
+    <p className="margin-y-1" data-testid="live-parcel-layer">
+      {live ? (
+        <>
+          Live: <strong>{live.FileName}</strong>, {plural(live.Shapes, 'parcel shape')}, loaded{' '}
+          {formatDateAndTime(live.ImportedAt)}
+          {live.ImportedBy ? ` by ${live.ImportedBy}` : ''}.
+        </>
+      ) : (
+        'No parcel map is live yet.'
+      )}
+    </p>
+  );
+}
+
+function LayerHistory({ history }: { history: ParcelLayerEntry[] }) {
+  if (history.length === 0) return null;
+  return (
+    <details className="margin-y-2">
+      <summary>Parcel layers loaded ({formatCount(history.length)})</summary>
+      <table className="usa-table usa-table--compact">
+        <thead>
+          <tr>
+            <th scope="col">Loaded</th>
+            <th scope="col">File</th>
+            <th scope="col">Shapes</th>
+            <th scope="col">By</th>
+          </tr>
+        </thead>
+        <tbody>
+          {history.map((h, i) => (
+            <tr key={i}>
+              <td>{formatDateAndTime(h.ImportedAt)}</td>
+              <td>{h.FileName}</td>
+              <td>{formatCount(h.Shapes)}</td>
+              <td>{h.ImportedBy ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }
 
@@ -198,6 +317,10 @@ function JoinReport({ report }: { report: ParcelLayerReport }) {
   const lists: [string, CountedList][] = [
     ['Problems', report.Problems],
     ['Warnings', report.Warnings],
+    ...(report.Loss
+      ? [['Records that would lose their shape', report.Loss.RecordsLosingShape] as [string, CountedList]]
+      : []),
+    ['Records on the parcel they sit on', report.RecordsOnMasterParcel],
     ['Records without a shape', report.RecordsWithoutShape],
     ['Shapes without a record', report.ShapesWithoutRecord],
   ];
@@ -205,13 +328,27 @@ function JoinReport({ report }: { report: ParcelLayerReport }) {
     <div className="margin-y-2">
       <h4 className="margin-bottom-1">Join report for {report.FileName}</h4>
       <ul className="usa-list">
+        <li>
+          Key property: {report.Property}
+          {report.PropertyChosen
+            ? ` (chosen: it matches ${plural(report.RecordsMatched, 'record')}${
+                report.RunnerUp
+                  ? `; next best ${report.RunnerUp.Property}, ${plural(report.RunnerUp.RecordsJoined, 'record')}`
+                  : ''
+              })`
+            : ''}
+        </li>
         <li>Features read: {formatCount(report.FeaturesRead)}</li>
         <li>Parcel shapes: {formatCount(report.Shapes)}</li>
         <li>Records matched: {formatCount(report.RecordsMatched)}</li>
+        {report.RecordsOnMasterParcel.Count > 0 ? (
+          <li>Records on the parcel they sit on: {formatCount(report.RecordsOnMasterParcel.Count)}</li>
+        ) : null}
         <li>Records without a shape: {formatCount(report.RecordsWithoutShape.Count)}</li>
         <li>Shapes without a record: {formatCount(report.ShapesWithoutRecord.Count)}</li>
         <li>Warnings: {formatCount(report.Warnings.Count)}</li>
         {report.Problems.Count > 0 ? <li>Problems: {formatCount(report.Problems.Count)}</li> : null}
+        {report.Loss ? <li>{describeMapLoss(report.Loss)}</li> : null}
       </ul>
       {lists
         .filter(([, l]) => l.Count > 0)

@@ -10,7 +10,7 @@ import {
 } from '../src/features/imports/import.service.ts';
 import { openMappedSource, type MappedInput } from '../src/features/imports/mapping/mapped-source.ts';
 import { loadMappingFile } from '../src/features/imports/mapping/mapping-file.ts';
-import { unpackRecord } from '../src/features/properties/record-codec.ts';
+import { propertiesRepository } from '../src/features/properties/properties.repository.ts';
 import { testEngine } from './helpers.ts';
 
 /*
@@ -75,16 +75,13 @@ export async function importExample(
   );
 }
 
-/** The client's published records, by account. */
+/** The client's published records, by account, as the record answer gives them. */
 export async function storedRecords(db: Db, clientId: number): Promise<Map<string, PropertyRecord>> {
-  const rows = await queryRows<{ record: string }>(
+  const [client] = await queryRows<{ roll: number | null }>(
     db,
-    sql`select r.record from property_records r join clients c on c.active_roll_id = r.roll_id where c.id = ${clientId}`,
+    sql`select active_roll_id as roll from clients where id = ${clientId}`,
   );
-  return new Map(
-    rows.map((r) => {
-      const record = JSON.parse(unpackRecord(r.record)) as PropertyRecord;
-      return [record.Account, record];
-    }),
-  );
+  if (!client?.roll) return new Map();
+  const records = await propertiesRepository.findRecords(db, { clientId, rollId: client.roll });
+  return new Map(records.map((r) => [r.Account as string, r as PropertyRecord]));
 }

@@ -2,6 +2,7 @@ import {
   bigint,
   boolean,
   customType,
+  doublePrecision,
   integer,
   jsonb,
   pgTable,
@@ -142,8 +143,10 @@ export const importRuns = pgTable(
     fileBytes: bigint('file_bytes', { mode: 'number' }),
     bytesRead: bigint('bytes_read', { mode: 'number' }),
     indexing: boolean('indexing').notNull().default(false),
-    // migrations/0017: the roll's tax year, under which the next roll files its values in ValueHistory.
+    // migrations/0017: the roll's tax year, under which its values are filed in value_history (0022).
     taxYear: integer('tax_year'),
+    // migrations/0022: the year its values are filed under in value_history (tax year, else publish year).
+    historyYear: integer('history_year'),
     // migrations/0018: what the roll was read from (a built-in format or a mapping, and the files).
     sourceFormat: text('source_format'),
     sourceMapping: text('source_mapping'),
@@ -188,6 +191,22 @@ export const propertyRecords = pgTable(
     record: text('record').notNull(),
   },
   (t) => [primaryKey({ columns: [t.rollId, t.account] })],
+);
+
+// migrations/0022: each town's valuation history, one line per account and year
+// (features/imports/value-history.ts).
+export const valueHistory = pgTable(
+  'value_history',
+  {
+    clientId: integer('client_id').notNull(),
+    account: text('account').notNull(),
+    year: integer('year').notNull(),
+    landValue: doublePrecision('land_value'),
+    buildingValue: doublePrecision('building_value'),
+    totalValue: doublePrecision('total_value'),
+    listed: boolean('listed').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.account, t.year] })],
 );
 
 export const auditLog = pgTable('audit_log', {

@@ -12,6 +12,7 @@ import { rollsRepository } from './rolls.repository.ts';
 import { PropertyRecord } from '@opp/contracts';
 import { toPropertyRow } from '../properties/property-row.ts';
 import { unpackRecord } from '../properties/record-codec.ts';
+import { copyHistoryRows } from './value-history.ts';
 import { ROLL_COPY_COLUMNS, copyRecordRow, copyRow } from './roll-rows.ts';
 
 /*
@@ -61,12 +62,13 @@ async function fullProperty(city: string, account: string) {
 
 /** Whether either of the roll's own tables (migrations/0006, 0009) still exists, attached or not. */
 async function rollTableExists(rollId: number) {
-  const [row] = await queryRows<{ t: string | null; r: string | null }>(
+  const [row] = await queryRows<{ t: string | null; r: string | null; h: string | null }>(
     ctx.db,
     sql`select to_regclass(${`properties_r${rollId}`})::text as t,
-               to_regclass(${`property_records_r${rollId}`})::text as r`,
+               to_regclass(${`property_records_r${rollId}`})::text as r,
+               to_regclass(${`value_history_r${rollId}`})::text as h`,
   );
-  return row!.t !== null || row!.r !== null;
+  return row!.t !== null || row!.r !== null || row!.h !== null;
 }
 
 const jsonl = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -253,6 +255,7 @@ describe('importing roll files', () => {
     await rollsRepository.copyRows(ctx.db, dead.id, {
       rows: `${copyRow(target, halfWritten)}\n`,
       records: `${copyRecordRow(target, halfWritten)}\n`,
+      history: copyHistoryRows(halfWritten.record),
     });
     await ctx.db.execute(
       sql`update import_runs set status = 'importing', heartbeat_at = now() - interval '1 hour' where id = ${dead.id}`,

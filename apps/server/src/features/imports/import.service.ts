@@ -5,7 +5,6 @@ import { PreparePool, defaultPoolSize } from './prepare-pool.ts';
 import type { LineBlock } from './jsonl-records.ts';
 import { prepareRecords, type PreparedBatch, type RollTarget, type SourceRecord } from './roll-rows.ts';
 import { rollsRepository, type ImportRun } from './rolls.repository.ts';
-import type { CarriedHistory } from './value-history.ts';
 
 /**
  * Opens the source; an import reads it once, streaming, so nothing is held in memory. A JSON Lines
@@ -81,11 +80,9 @@ async function* preparedBatches(
   target: RollTarget,
   pool: Promise<PreparePool> | null,
   checkOnly: () => boolean,
-  carry: CarriedHistory | null,
 ): AsyncGenerator<PreparedBatch> {
   if (pool && source.lineBlocks) {
     const threads = await pool;
-    if (carry) threads.share(carry);
     const inFlight: Promise<PreparedBatch>[] = [];
     for await (const block of source.lineBlocks()) {
       const next = threads.prepare(block, target, checkOnly());
@@ -101,11 +98,11 @@ async function* preparedBatches(
   for await (const item of source()) {
     items.push(item);
     if (items.length >= BATCH) {
-      yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly(), carry });
+      yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly() });
       items = [];
     }
   }
-  if (items.length) yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly(), carry });
+  if (items.length) yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly() });
 }
 
 /**
@@ -165,6 +162,7 @@ export async function importRoll(
     // into fresh memory (on a machine slow to hand out memory, 0.4 s of CPU per 100,000 records).
     const copy = pending.map((b) => b.copy);
     const recordCopy = pending.map((b) => b.recordCopy);
+    const historyCopy = pending.map((b) => b.historyCopy);
     const numberLike = pending.flatMap((b) => b.numberLike);
     const rows = pendingRows;
     pending = [];
@@ -173,7 +171,7 @@ export async function importRoll(
     // Only the write holds the text (no frame that outlives it does). Never rejects (a failure is kept
     // in writeError): nothing awaits it until the next batch is ready.
     inFlight = rollsRepository
-      .copyRows(db, run.id, { rows: copy, records: recordCopy }, numberLike)
+      .copyRows(db, run.id, { rows: copy, records: recordCopy, history: historyCopy }, numberLike)
       .then(() => afterWrite(rows))
       .catch((err: unknown) => {
         writeError = err;
@@ -200,18 +198,10 @@ export async function importRoll(
     });
     onProgress({ phase: 'importing', processed: 0, total: null });
 
-    // The published roll this one replaces gives each account's values to its ValueHistory (issue 39).
+    // Publishing is refused if another roll was published meanwhile (activate).
     const replacing = await rollsRepository.activeRollId(db, target.clientId);
-    const carry =
-      replacing !== null && replacing !== run.id ? await rollsRepository.carriedHistory(db, replacing) : null;
     const rollTarget: RollTarget = { rollId: run.id, clientId: target.clientId };
-    const batches = preparedBatches(
-      source,
-      rollTarget,
-      pool,
-      () => errorCount > 0,
-      carry?.size ? carry : null,
-    );
+    const batches = preparedBatches(source, rollTarget, pool, () => errorCount > 0);
     for await (const batch of batches) {
       for (const item of batch.records) {
         total++;

@@ -3,7 +3,6 @@ import type { Worker } from 'node:worker_threads';
 import { startThread, startThreads, whenReady } from '../../lib/thread-start.ts';
 import type { LineBlock } from './jsonl-records.ts';
 import type { PreparedBatch, RollTarget } from './roll-rows.ts';
-import type { CarriedHistory } from './value-history.ts';
 
 /*
  * Worker threads that turn blocks of JSON Lines into COPY text (roll-rows.ts prepareRecords). Parsing,
@@ -16,11 +15,6 @@ export interface PrepareRequest {
   block: LineBlock;
   target: RollTarget;
   checkOnly: boolean;
-}
-
-/** What the replaced roll carries into the records (value-history.ts): sent once, before any block. */
-export interface CarryRequest {
-  carry: CarriedHistory;
 }
 
 export type PrepareResponse = { id: number; batch: PreparedBatch } | { id: number; error: string };
@@ -64,12 +58,6 @@ export class PreparePool {
       whenReady(startThread(new URL('./prepare-worker.ts', import.meta.url)), 'an import thread'),
     );
     return new PreparePool(workers);
-  }
-
-  /** Gives every thread the replaced roll's carried history, for the blocks sent after it. */
-  share(carry: CarriedHistory): void {
-    const request: CarryRequest = { carry };
-    for (const w of this.#workers) w.postMessage(request);
   }
 
   get size(): number {

@@ -3,8 +3,7 @@ import { transferList } from '../../lib/transfer-list.ts';
 import { fullCheck } from './full-check.ts';
 import { jsonlRecords } from './jsonl-records.ts';
 import { prepareRecords } from './roll-rows.ts';
-import type { CarryRequest, PrepareRequest, PrepareResponse } from './prepare-pool.ts';
-import type { CarriedHistory } from './value-history.ts';
+import type { PrepareRequest, PrepareResponse } from './prepare-pool.ts';
 
 /*
  * A thread of the prepare pool: parses and checks blocks of JSON Lines, answering in COPY text as UTF-8
@@ -13,22 +12,16 @@ import type { CarriedHistory } from './value-history.ts';
  */
 
 const port = parentPort!;
-let carry: CarriedHistory | null = null;
-port.on('message', (req: PrepareRequest | CarryRequest) => {
-  if ('carry' in req) {
-    carry = req.carry;
-    return;
-  }
+port.on('message', (req: PrepareRequest) => {
   let res: PrepareResponse;
   let transfer: ArrayBuffer[] = [];
   try {
     const batch = prepareRecords(jsonlRecords(req.block), req.target, {
       fullCheck,
       checkOnly: req.checkOnly,
-      carry,
     });
     res = { id: req.id, batch };
-    transfer = transferList(batch.copy, batch.recordCopy);
+    transfer = transferList(batch.copy, batch.recordCopy, batch.historyCopy);
   } catch (err) {
     res = { id: req.id, error: (err as Error).stack ?? String(err) };
   }

@@ -5,7 +5,7 @@ import { toPropertyRow, type PropertyRow } from '../properties/property-row.ts';
 import { packRecord } from '../properties/record-codec.ts';
 import { copySearchValues } from '../search/search-columns.ts';
 import { fastParseRecord } from './record-fast-path.ts';
-import { addCarriedHistory, type CarriedHistory } from './value-history.ts';
+import { copyHistoryRows } from './value-history.ts';
 
 /*
  * What an import computes for each record, from input to COPY text: the check against the contract,
@@ -55,6 +55,8 @@ export interface PreparedBatch {
   copy: Uint8Array<ArrayBuffer>;
   /** COPY text of their packed records (the records table), in the same order and form. */
   recordCopy: Uint8Array<ArrayBuffer>;
+  /** COPY text of the lines they add to the town's valuation history (value-history.ts), in the same form. */
+  historyCopy: Uint8Array<ArrayBuffer>;
   /** How many rows `copy` holds. */
   rows: number;
   /** Accounts whose words PostgreSQL's own parser would split (see rolls.repository copyRows). */
@@ -92,8 +94,6 @@ interface PrepareOptions {
   fullCheck: FullCheck;
   /** A file already known to be rejected (nothing more will be written): no rows are built. */
   checkOnly?: boolean;
-  /** What the replaced roll carries into each account's ValueHistory (value-history.ts). */
-  carry?: CarriedHistory | null;
 }
 
 /** Checks records against the contract and writes the valid ones as COPY text. */
@@ -102,18 +102,19 @@ export function prepareRecords(
   target: RollTarget,
   options: PrepareOptions,
 ): PreparedBatch {
-  const { fullCheck, checkOnly = false, carry = null } = options;
-  const { copy, recordCopy } = writers;
-  let written: Omit<PreparedBatch, 'copy' | 'recordCopy'>;
+  const { fullCheck, checkOnly = false } = options;
+  const { copy, recordCopy, historyCopy } = writers;
+  let written: Omit<PreparedBatch, 'copy' | 'recordCopy' | 'historyCopy'>;
   try {
-    written = writeRecords(items, target, fullCheck, checkOnly, carry);
+    written = writeRecords(items, target, fullCheck, checkOnly);
   } catch (err) {
     // Nothing of a batch that did not finish stays for the next one.
     copy.clear();
     recordCopy.clear();
+    historyCopy.clear();
     throw err;
   }
-  return { ...written, copy: copy.take(), recordCopy: recordCopy.take() };
+  return { ...written, copy: copy.take(), recordCopy: recordCopy.take(), historyCopy: historyCopy.take() };
 }
 
 /** prepareRecords' loop: each record's outcome, and the valid ones' rows written to this thread's writers. */
@@ -122,11 +123,10 @@ function writeRecords(
   target: RollTarget,
   fullCheck: FullCheck,
   checkOnly: boolean,
-  carry: CarriedHistory | null,
-): Omit<PreparedBatch, 'copy' | 'recordCopy'> {
+): Omit<PreparedBatch, 'copy' | 'recordCopy' | 'historyCopy'> {
   const records: PreparedRecord[] = [];
   const numberLike: string[] = [];
-  const { copy, recordCopy } = writers;
+  const { copy, recordCopy, historyCopy } = writers;
   let rows = 0;
   let taxYear: number | null = null;
   for (const item of items) {
@@ -152,10 +152,11 @@ function writeRecords(
       records.push({ line: item.line, account: record.Account });
       continue;
     }
-    const row = toPropertyRow(addCarriedHistory(record, carry));
+    const row = toPropertyRow(record);
     records.push({ line: item.line, account: row.account });
     copy.write(`${copyRow(target, row)}\n`);
     recordCopy.write(`${copyRecordRow(target, row)}\n`);
+    historyCopy.write(copyHistoryRows(record));
     rows++;
     if (row.searchWords.some((w) => NUMBER_LIKE.test(w))) numberLike.push(row.account);
     for (const t of record.Taxes) if (taxYear === null || t.TaxYear > taxYear) taxYear = t.TaxYear;
@@ -164,4 +165,4 @@ function writeRecords(
 }
 
 /** The thread's writers, emptied by every batch (prepareRecords runs to its end without yielding). */
-const writers = { copy: new ByteWriter(), recordCopy: new ByteWriter() };
+const writers = { copy: new ByteWriter(), recordCopy: new ByteWriter(), historyCopy: new ByteWriter() };

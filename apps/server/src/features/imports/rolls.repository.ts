@@ -3,7 +3,7 @@ import { copyFrom, queryRows, type Executor } from '../../db/database.ts';
 import { clients, importRuns, properties } from '../../db/schema.ts';
 import { copyPieces, type CopyInput } from '../../db/copy-text.ts';
 import { RECORD_COPY_COLUMNS, ROLL_COPY_COLUMNS } from './roll-rows.ts';
-import { STORED_FIRST_VERSIONS } from '../properties/record-codec.ts';
+import { HISTORY_COPY_COLUMNS } from './value-history.ts';
 
 export type ImportRun = typeof importRuns.$inferSelect;
 
@@ -100,12 +100,18 @@ export const rollsRepository = {
    * Creates the empty tables a roll is loaded into (see migrations/0006 and 0009): the columns of
    * `properties` and of `property_records`, no index and no foreign key, so loading costs one heap write
    * per row. Their check constraints let attaching them skip the scan that proves every row belongs to
-   * the roll. Tables left by an earlier attempt under the same id are replaced.
+   * the roll. Tables left by an earlier attempt under the same id are replaced. Beside them, the lines
+   * the roll adds to its town's valuation history (`value_history`'s columns but the town, migrations/0022;
+   * a null year is the roll's own), moved into it when the roll is published (activate).
    */
   async createRollTable(db: Executor, rollId: number) {
     const table = rollTable(rollId);
     const records = recordsTable(rollId);
-    await db.execute(sql.raw(`drop table if exists ${table}, ${records}`));
+    const history = historyTable(rollId);
+    await db.execute(sql.raw(`drop table if exists ${table}, ${records}, ${history}`));
+    await db.execute(
+      sql.raw(`create table ${history} as select ${HISTORY_COPY_COLUMNS} from value_history with no data`),
+    );
     await db.execute(
       sql.raw(`create table ${table} (like properties including defaults including storage,
                  constraint ${table}_roll check (roll_id = ${rollId}))`),
@@ -133,17 +139,21 @@ export const rollsRepository = {
    * these words unchanged (they are ASCII letters and digits, see search-text.ts) at several times the
    * cost, except words it reads as numbers: PostgreSQL's parser reads digits, "e", digits as one number
    * ('0e0a' is '0e0' and 'a'), and its to_tsquery will look for those pieces, so such rare rows
-   * (`numberLike`, by account) get the engine's own word vector.
+   * (`numberLike`, by account) get the engine's own word vector. `history`: the lines the records add to
+   * the town's valuation history (value-history.ts copyHistoryRows).
    */
   async copyRows(
     db: Executor,
     rollId: number,
-    data: { rows: CopyInput; records: CopyInput },
+    data: { rows: CopyInput; records: CopyInput; history: CopyInput },
     numberLike: readonly string[] = [],
   ) {
-    if (copyPieces(data.rows).every((piece) => piece.length === 0)) return;
+    const empty = (data: CopyInput) => copyPieces(data).every((piece) => piece.length === 0);
+    if (empty(data.rows)) return;
     await copyFrom(db, `${rollTable(rollId)} (${ROLL_COPY_COLUMNS})`, data.rows);
     await copyFrom(db, `${recordsTable(rollId)} (${RECORD_COPY_COLUMNS})`, data.records);
+    if (!empty(data.history))
+      await copyFrom(db, `${historyTable(rollId)} (${HISTORY_COPY_COLUMNS})`, data.history);
     if (numberLike.length)
       await db.execute(sql`
         update ${sql.raw(rollTable(rollId))}
@@ -245,59 +255,6 @@ export const rollsRepository = {
   },
 
   /**
-   * What a roll that replaces this one carries into its records' ValueHistory (issue 39;
-   * imports/value-history.ts adds it as each record is checked): for each account, this roll's record's
-   * history, and its land, building and total values (land + building, the portal's total as
-   * `building_land` computes it) under the roll's tax year (migrations/0017; else the year it was
-   * published) unless its history has that year. Accounts with nothing to carry are left out.
-   *
-   * Read from the stored text without parsing any record: the history is stored first
-   * (record-codec.ts STORED_FIRST) and the values come from the search row's summary. A roll stored before
-   * version 2 has no history to give, only its values; one from before migration 0009 (records in
-   * `properties`) gives nothing. Measured on 100,000 records (PGlite): reading it is about a tenth of
-   * an import's time; rewriting the new roll's records in SQL instead cost two thirds of it.
-   */
-  async carriedHistory(db: Executor, rollId: number): Promise<Map<string, string>> {
-    const rows = rollTable(rollId);
-    const records = recordsTable(rollId);
-    const [roll] = await queryRows<{ present: boolean; year: number }>(
-      db,
-      sql`select to_regclass(${rows}) is not null and to_regclass(${records}) is not null as present,
-                 coalesce(tax_year, extract(year from coalesce(finished_at, started_at))::int) as year
-            from import_runs where id = ${rollId}`,
-    );
-    if (!roll?.present) return new Map();
-    // Two scans and no join (joined, the engine hashed a whole roll's records: most of the cost). The
-    // history is the list a record of a version that has it starts with (record-codec.ts STORED_FIRST),
-    // up to its first `]]`: its items hold numbers only. Only the start of each record is read.
-    const lists = STORED_FIRST_VERSIONS.map((v) => {
-      const from = `[${v},`.length + 1;
-      return `select account, substr(record, ${from}, strpos(record, ']]') + 2 - ${from}) as history
-                from ${records}
-               where left(record, ${from - 1}) = '[${v},' and substr(record, ${from}, 2) = '[['`;
-    });
-    const histories = lists.length
-      ? await queryRows<{ account: string; history: string }>(db, sql.raw(lists.join(' union all ')))
-      : [];
-    const values = await queryRows<{ account: string; land: number | null; building: number | null }>(
-      db,
-      sql.raw(`select account, (summary ->> 'LandValue')::float8 as land,
-                      (summary ->> 'TotalBuildingValue')::float8 as building
-                 from ${rows}
-                where summary ->> 'LandValue' is not null or summary ->> 'TotalBuildingValue' is not null`),
-    );
-    const carried = new Map(histories.map((h) => [h.account, h.history]));
-    const year = `[${roll.year},`;
-    for (const { account, land, building } of values) {
-      const history = carried.get(account);
-      if (history?.includes(year)) continue;
-      const entry = JSON.stringify([roll.year, land, building, (land ?? 0) + (building ?? 0)]);
-      carried.set(account, history ? `[${entry},${history.slice(1)}` : `[${entry}]`);
-    }
-    return carried;
-  },
-
-  /**
    * Sets the visibility map of a published roll's table (index-only counts) without blocking readers.
    * Not inside a transaction; on PostgreSQL only: PGlite would run it on the server's one thread.
    */
@@ -306,8 +263,16 @@ export const rollsRepository = {
   },
 
   /**
-   * Makes the roll the client's published one and records the run as succeeded, in one transaction.
-   * Returns the previous roll id, whose rows the caller deletes afterwards (outside the swap).
+   * Makes the roll the client's published one, records the run as succeeded and files the roll's lines
+   * in the town's valuation history, in one transaction. Returns the previous roll id, whose rows the
+   * caller deletes afterwards (outside the swap).
+   *
+   * History (migrations/0022): each record's own values go under the roll's year (`history_year`: its tax
+   * year, else the year it is published), replacing
+   * what a roll of the same year published before (a corrected roll is not history), unlisted; then the
+   * years its file's own ValueHistory gives replace the town's lines of those years, listed. Two
+   * statements over the roll's history table, one line per key in each (the importer keeps one line per
+   * year of a record, and an account once per roll).
    */
   async activate(
     db: Executor,
@@ -315,7 +280,7 @@ export const rollsRepository = {
     rollId: number,
     count: number,
     roll: {
-      /** The roll this one was prepared to replace (its values carried forward): refused if another is. */
+      /** The roll this one was prepared to replace: refused if another is (published meanwhile). */
       replacing?: number | null;
       /** The roll's tax year (migrations/0017). */
       taxYear?: number | null;
@@ -339,12 +304,31 @@ export const rollsRepository = {
         .set({
           status: 'succeeded',
           taxYear,
+          historyYear: taxYear ?? sql`extract(year from now())::int`,
           totalRecords: count,
           importedRecords: count,
           finishedAt: sql`now()`,
           heartbeatAt: sql`now()`,
         })
         .where(eq(importRuns.id, rollId));
+      const history = sql.raw(historyTable(rollId));
+      const upsert = sql`on conflict (client_id, account, year) do update
+                           set land_value = excluded.land_value, building_value = excluded.building_value,
+                               total_value = excluded.total_value, listed = excluded.listed`;
+      await tx.execute(sql`
+        insert into value_history (client_id, account, year, land_value, building_value, total_value, listed)
+        select ${clientId}::int, h.account, (${rollYear(rollId)}), h.land_value, h.building_value, h.total_value,
+               false
+          from ${history} h
+         where h.year is null
+        ${upsert}`);
+      await tx.execute(sql`
+        insert into value_history (client_id, account, year, land_value, building_value, total_value, listed)
+        select ${clientId}::int, h.account, h.year, h.land_value, h.building_value, h.total_value, true
+          from ${history} h
+         where h.year is not null
+        ${upsert}`);
+      await tx.execute(sql`drop table ${history}`);
       return before?.activeRollId ?? null;
     });
   },
@@ -355,7 +339,9 @@ export const rollsRepository = {
    */
   async deleteRoll(db: Executor, rollId: number) {
     // One statement, so no reader ever sees a roll with its rows gone and its records still there.
-    await db.execute(sql.raw(`drop table if exists ${rollTable(rollId)}, ${recordsTable(rollId)}`));
+    await db.execute(
+      sql.raw(`drop table if exists ${rollTable(rollId)}, ${recordsTable(rollId)}, ${historyTable(rollId)}`),
+    );
     await db.delete(properties).where(eq(properties.rollId, rollId));
   },
 
@@ -396,9 +382,9 @@ export const rollsRepository = {
   },
 
   /**
-   * Removes every roll of a client (before the client itself is deleted, in the same transaction: no
-   * foreign key takes a roll's rows with its client, migrations/0012). Returns how many parcels the
-   * rolls held. A roll's tables go whole, whatever their size, but dropping them locks `properties`
+   * Removes every roll of a client and its valuation history (before the client itself is deleted, in
+   * the same transaction: no foreign key takes a roll's rows or the history with its client, migrations
+   * 0012 and 0022). Returns how many parcels the rolls held. A roll's tables go whole, whatever their size, but dropping them locks `properties`
    * until the transaction ends: the caller ends it promptly.
    */
   async deleteClientRolls(db: Executor, clientId: number): Promise<number> {
@@ -419,6 +405,7 @@ export const rollsRepository = {
       parcels += row?.n ?? 0;
       await this.deleteRoll(db, roll_id);
     }
+    await db.execute(sql`delete from value_history where client_id = ${clientId}`);
     return parcels;
   },
 };
@@ -440,7 +427,7 @@ async function rollsWithRows(db: Executor) {
            where r.status in ('failed', 'succeeded')
              and exists (select 1 from properties_legacy p where p.roll_id = r.id)`
     : sql``;
-  // Distinct: a roll has two tables.
+  // Distinct: a roll has several tables.
   return sql`select distinct substring(c.relname from ${ROLL_TABLE_PATTERN})::int as roll_id
                from pg_class c
               where c.relkind = 'r' and c.relnamespace = current_schema()::regnamespace
@@ -448,7 +435,7 @@ async function rollsWithRows(db: Executor) {
              ${legacyRolls}`;
 }
 
-const ROLL_TABLE_PATTERN = '^(?:properties|property_records)_r([0-9]+)$';
+const ROLL_TABLE_PATTERN = '^(?:properties|property_records|value_history)_r([0-9]+)$';
 
 const checkRollId = (rollId: number) => {
   if (!Number.isSafeInteger(rollId) || rollId <= 0) throw new Error(`not a roll id: ${rollId}`);
@@ -464,6 +451,17 @@ export function rollTable(rollId: number): string {
 export function recordsTable(rollId: number): string {
   checkRollId(rollId);
   return `property_records_r${rollId}`;
+}
+
+/** The lines a roll adds to its town's valuation history until it is published (createRollTable). */
+function historyTable(rollId: number): string {
+  checkRollId(rollId);
+  return `value_history_r${rollId}`;
+}
+
+/** The year a published roll's values are filed under in the valuation history (activate). */
+function rollYear(rollId: number) {
+  return sql`select history_year from import_runs where id = ${rollId}`;
 }
 
 /** Runs an index build (or a key's) in a transaction of its own, without parallel workers (attachRollTable). */

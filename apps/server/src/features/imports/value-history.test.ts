@@ -5,14 +5,18 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { PropertyRecordInput } from '@opp/contracts';
 import { queryRows } from '../../db/database.ts';
+import { SERVER_ROOT } from '../../paths.ts';
+import { unpackRecord } from '../properties/record-codec.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../test/factories.ts';
 import { importRoll } from './import.service.ts';
 import { csvSource, jsonlSource } from './record-sources.ts';
+import { rollsRepository } from './rolls.repository.ts';
 
 /*
- * Issue 39, History: a record's ValueHistory as a roll gives it, and the values of the roll a new one
- * replaces carried into it, read back as the public does (GET /api/fullproperty).
+ * Issues 39, 45, 46, History: a record's ValueHistory as a roll gives it, and the values of every roll the
+ * town published (the town's valuation history table, migrations/0022), read back as the public does
+ * (GET /api/fullproperty).
  */
 
 const ctx = setupTestApp({ publicRateLimitPerMinute: 1_000_000 });
@@ -32,15 +36,32 @@ async function history(city: string, account: string): Promise<unknown> {
 
 const fy = (year: number) => ({ Taxes: [{ TaxYear: year, Rate: 0.02 }] });
 
+/** The town's history lines of an account, as stored, oldest first. */
+async function lines(clientId: number, account: string) {
+  return queryRows<{ year: number; total: number | null }>(
+    ctx.db,
+    sql`select year, total_value as total from value_history
+         where client_id = ${clientId} and account = ${account} order by year`,
+  );
+}
+
+async function activeRoll(clientId: number): Promise<number> {
+  const [roll] = await queryRows<{ id: number }>(
+    ctx.db,
+    sql`select active_roll_id as id from clients where id = ${clientId}`,
+  );
+  return roll!.id;
+}
+
 describe('ValueHistory', () => {
-  it('imports with the record and reads back as the roll gave it', async () => {
+  it('imports with the record and reads back as the roll gave it, newest first', async () => {
     const client = await town();
     const given = [
       { Year: 2021, LandValue: 50000, BuildingValue: 150000, TotalValue: 200000 },
       { Year: 2022, LandValue: 55000, BuildingValue: null, TotalValue: 55000 },
     ];
     await publishRoll(ctx.db, client.id, [{ Account: 'H-1', ValueHistory: given }, { Account: 'H-2' }]);
-    expect(await history(client.city, 'H-1')).toEqual(given);
+    expect(await history(client.city, 'H-1')).toEqual([given[1], given[0]]);
     expect(await history(client.city, 'H-2')).toEqual([]);
   });
 
@@ -84,7 +105,7 @@ describe('ValueHistory', () => {
     expect(outcome.errors[0]).toMatch(/^line 1: ValueHistory\[0\]\.Year: /);
   });
 
-  it("adds the replaced roll's values for each account on re-publishing, and keeps adding each year", async () => {
+  it("lists the replaced roll's values for each account on publishing the next year's, and keeps adding each year", async () => {
     const client = await town();
     await publishRoll(ctx.db, client.id, [
       { Account: 'A', LandValue: 40000, TotalBuildingValue: 160000, ...fy(2023) },
@@ -119,7 +140,7 @@ describe('ValueHistory', () => {
     ]);
   });
 
-  it('carries the values the same when the file is prepared on worker threads', async () => {
+  it('files the values the same when the file is prepared on worker threads', async () => {
     const client = await town();
     await publishRoll(ctx.db, client.id, [
       { Account: 'A', LandValue: 40000, TotalBuildingValue: 1000, ...fy(2023) },
@@ -187,50 +208,180 @@ describe('ValueHistory', () => {
     expect(years).toEqual([2022, 2021, 2020]);
   });
 
-  it('takes the year the replaced roll was published when its records give no tax year', async () => {
+  it("shows the roll's own year when its file lists it, as the file gives it; a republish that does not, hides it", async () => {
     const client = await town();
-    await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 7, TotalBuildingValue: 8 }]);
+    const listed = { Year: 2024, LandValue: 1, BuildingValue: 2, TotalValue: 3 };
+    await publishRoll(ctx.db, client.id, [
+      { Account: 'A', LandValue: 9, ValueHistory: [listed], ...fy(2024) },
+    ]);
+    expect(await history(client.city, 'A')).toEqual([listed]);
+    await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 9, ...fy(2024) }]);
+    expect(await history(client.city, 'A')).toEqual([]);
+    await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 10, ...fy(2025) }]);
+    expect(await history(client.city, 'A')).toEqual([
+      { Year: 2024, LandValue: 9, BuildingValue: null, TotalValue: 9 },
+    ]);
+  });
+
+  it("gives a line the record's own total, outbuildings and extra features included, not land + building", async () => {
+    const client = await town();
+    // Lebanon, NH, map 1 lot 1: land 163,900 and building 283,100 of a 461,900 assessment.
+    await publishRoll(ctx.db, client.id, [
+      { Account: 'L-1', LandValue: 163900, TotalBuildingValue: 283100, Taxable: 461900, ...fy(2025) },
+      // Taxable after a 25,000 exemption: the assessment is 225,500.
+      {
+        Account: 'X-1',
+        LandValue: 45000,
+        TotalBuildingValue: 180500,
+        TotalExemption: 25000,
+        Taxable: 200500,
+        ...fy(2025),
+      },
+    ]);
+    await publishRoll(
+      ctx.db,
+      client.id,
+      [{ Account: 'L-1' }, { Account: 'X-1' }].map((r) => ({ ...r, ...fy(2026) })),
+    );
+    expect(await history(client.city, 'L-1')).toEqual([
+      { Year: 2025, LandValue: 163900, BuildingValue: 283100, TotalValue: 461900 },
+    ]);
+    expect(await history(client.city, 'X-1')).toEqual([
+      { Year: 2025, LandValue: 45000, BuildingValue: 180500, TotalValue: 225500 },
+    ]);
+  });
+
+  it('adds no line when a roll of the same tax year is published again: the corrected values replace the wrong ones', async () => {
+    const client = await town();
+    await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 100, Taxable: 100, ...fy(2024) }]);
+    await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 999, Taxable: 999, ...fy(2025) }]);
+    // A correction of the 2025 roll, published twice.
+    for (let i = 0; i < 2; i++)
+      await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 200, Taxable: 200, ...fy(2025) }]);
+    expect(await history(client.city, 'A')).toEqual([
+      { Year: 2024, LandValue: 100, BuildingValue: null, TotalValue: 100 },
+    ]);
+    expect(await lines(client.id, 'A')).toEqual([
+      { year: 2024, total: 100 },
+      { year: 2025, total: 200 },
+    ]);
+    // The next year's roll lists 2025 as it was corrected, and adds one line.
+    await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 300, Taxable: 300, ...fy(2026) }]);
+    expect(await history(client.city, 'A')).toEqual([
+      { Year: 2025, LandValue: 200, BuildingValue: null, TotalValue: 200 },
+      { Year: 2024, LandValue: 100, BuildingValue: null, TotalValue: 100 },
+    ]);
+    expect(await lines(client.id, 'A')).toHaveLength(3);
+  });
+
+  it('files a roll whose records give no tax year under the year it was published; republished that year, it adds no line', async () => {
+    const client = await town();
+    await publishRoll(ctx.db, client.id, [
+      { Account: 'A', LandValue: 7, TotalBuildingValue: 8 },
+      { Account: 'EMPTY' },
+    ]);
     const [run] = await queryRows<{ year: number }>(
       ctx.db,
-      sql`select extract(year from finished_at)::int as year from import_runs
-           where id = (select active_roll_id from clients where id = ${client.id})`,
+      sql`select extract(year from finished_at)::int as year from import_runs where id = ${await activeRoll(client.id)}`,
     );
-    await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 9 }, { Account: 'EMPTY' }]);
-    expect(await history(client.city, 'A')).toEqual([
-      { Year: run!.year, LandValue: 7, BuildingValue: 8, TotalValue: 15 },
+    // The same day, corrected: still no history, and one line for the year.
+    await publishRoll(ctx.db, client.id, [
+      { Account: 'A', LandValue: 9, TotalBuildingValue: 8 },
+      { Account: 'EMPTY' },
     ]);
-    // A replaced record with no values adds nothing.
-    await publishRoll(ctx.db, client.id, [{ Account: 'EMPTY', LandValue: 1 }]);
+    expect(await history(client.city, 'A')).toEqual([]);
+    expect(await lines(client.id, 'A')).toEqual([{ year: run!.year, total: 17 }]);
+    await publishRoll(ctx.db, client.id, [
+      { Account: 'A', LandValue: 10, ...fy(run!.year + 1) },
+      { Account: 'EMPTY', LandValue: 1, ...fy(run!.year + 1) },
+    ]);
+    expect(await history(client.city, 'A')).toEqual([
+      { Year: run!.year, LandValue: 9, BuildingValue: 8, TotalValue: 17 },
+    ]);
+    // A record with no values adds nothing.
     expect(await history(client.city, 'EMPTY')).toEqual([]);
   });
 
-  it('carries the values of a roll stored before ValueHistory existed (record format version 1)', async () => {
+  it('takes over the history the published rolls stored in their records (migration 0022)', async () => {
     const client = await town();
     await publishRoll(ctx.db, client.id, [
-      { Account: 'A', LandValue: 30, TotalBuildingValue: 70, ...fy(2021) },
+      { Account: 'V2', LandValue: 30, TotalBuildingValue: 70, Taxable: 120, ...fy(2021) },
+      { Account: 'V1', LandValue: 5, ...fy(2021) },
+      { Account: 'WHOLE', LandValue: 6, TotalBuildingValue: 4, ...fy(2021) },
     ]);
-    // Rewrite the published roll's records as version 1 stored them: no ValueHistory (version 2 stores it
-    // first), no SuppressOwner (last).
-    const [roll] = await queryRows<{ id: number }>(
+    const roll = await activeRoll(client.id);
+    // The roll as it was stored before the migration: V2 in record format 2 (its ValueHistory first, a
+    // carried year in it), V1 in format 1, WHOLE as JSON (before 0009); the history table empty.
+    const records = await queryRows<{ account: string; record: string }>(
       ctx.db,
-      sql`select active_roll_id as id from clients where id = ${client.id}`,
+      sql`select account, record from property_records where roll_id = ${roll}`,
     );
-    const rows = await queryRows<{ account: string; record: string }>(
-      ctx.db,
-      sql`select account, record from property_records where roll_id = ${roll!.id}`,
-    );
-    for (const row of rows) {
-      const packed = JSON.parse(row.record) as unknown[];
-      const version1 = JSON.stringify([1, ...packed.slice(2, -1)]);
-      await ctx.db.execute(
-        sql`update property_records set record = ${version1} where roll_id = ${roll!.id} and account = ${row.account}`,
-      );
+    const stored: Record<string, string> = {};
+    for (const { account, record } of records) {
+      const packed = JSON.parse(record) as unknown[];
+      stored[account] =
+        account === 'V2'
+          ? JSON.stringify([
+              2,
+              [
+                [2019, 1, 2, 3],
+                [2020, 10, 20, 35],
+              ],
+              ...packed.slice(1),
+            ])
+          : account === 'V1'
+            ? JSON.stringify([1, ...packed.slice(1, -1)])
+            : JSON.stringify({
+                ...JSON.parse(unpackRecord(record)),
+                ValueHistory: [{ Year: 2018, LandValue: 4, BuildingValue: null, TotalValue: 4 }],
+              });
     }
-    expect(await history(client.city, 'A')).toEqual([]);
-    await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 35, ...fy(2022) }]);
-    expect(await history(client.city, 'A')).toEqual([
-      { Year: 2021, LandValue: 30, BuildingValue: 70, TotalValue: 100 },
+    for (const [account, record] of Object.entries(stored))
+      await ctx.db.execute(
+        sql`update property_records set record = ${record} where roll_id = ${roll} and account = ${account}`,
+      );
+    await ctx.db.execute(sql`delete from value_history where client_id = ${client.id}`);
+    const migration = fs.readFileSync(
+      path.join(SERVER_ROOT, 'migrations', '0022_value_history_table.sql'),
+      'utf8',
+    );
+    await ctx.database.execScriptInTransaction(
+      // The table exists already: the migration's part that fills it.
+      migration.slice(migration.indexOf('create temporary table')),
+    );
+    expect(await history(client.city, 'V2')).toEqual([
+      { Year: 2020, LandValue: 10, BuildingValue: 20, TotalValue: 35 },
+      { Year: 2019, LandValue: 1, BuildingValue: 2, TotalValue: 3 },
     ]);
+    expect(await history(client.city, 'WHOLE')).toEqual([
+      { Year: 2018, LandValue: 4, BuildingValue: null, TotalValue: 4 },
+    ]);
+    // Each record's own values were filed under its roll's year: the next year lists them.
+    await publishRoll(
+      ctx.db,
+      client.id,
+      ['V2', 'V1', 'WHOLE'].map((Account) => ({ Account, ...fy(2022) })),
+    );
+    expect(await history(client.city, 'V2')).toEqual([
+      { Year: 2021, LandValue: 30, BuildingValue: 70, TotalValue: 120 },
+      { Year: 2020, LandValue: 10, BuildingValue: 20, TotalValue: 35 },
+      { Year: 2019, LandValue: 1, BuildingValue: 2, TotalValue: 3 },
+    ]);
+    expect(await history(client.city, 'V1')).toEqual([
+      { Year: 2021, LandValue: 5, BuildingValue: null, TotalValue: 5 },
+    ]);
+    expect(await history(client.city, 'WHOLE')).toEqual([
+      { Year: 2021, LandValue: 6, BuildingValue: 4, TotalValue: 10 },
+      { Year: 2018, LandValue: 4, BuildingValue: null, TotalValue: 4 },
+    ]);
+  });
+
+  it("goes with its town's rolls when the town is deleted", async () => {
+    const client = await town();
+    await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 1, ...fy(2024) }]);
+    expect(await lines(client.id, 'A')).toHaveLength(1);
+    await ctx.db.transaction((tx) => rollsRepository.deleteClientRolls(tx, client.id));
+    expect(await lines(client.id, 'A')).toEqual([]);
   });
 
   it('is all or nothing: a rejected re-publish leaves the published roll and its history as they were', async () => {
@@ -255,11 +406,15 @@ describe('ValueHistory', () => {
     );
     expect(outcome.ok).toBe(false);
     expect(await history(client.city, 'A')).toEqual(before);
+    expect(await lines(client.id, 'A')).toEqual([
+      { year: 2023, total: 100 },
+      { year: 2024, total: 110 },
+    ]);
     const res = await ctx.app.inject({
       url: `/api/fullproperty/A?city=${encodeURIComponent(client.city)}&state=NH`,
     });
     expect(res.json().LandValue).toBe(110);
-    // The next good roll carries from the published one, not from the rejected file.
+    // The next good roll lists the published one, not the rejected file.
     await publishRoll(ctx.db, client.id, [{ Account: 'A', LandValue: 130, ...fy(2025) }]);
     expect(await history(client.city, 'A')).toEqual([
       { Year: 2024, LandValue: 110, BuildingValue: null, TotalValue: 110 },

@@ -1,44 +1,58 @@
-import { fastChecks, PropertyRecord, type ValuationYear } from '@opp/contracts';
+import type { PropertyRecord, ValuationYear } from '@opp/contracts';
+import { COPY_NULL, copyNumber, copyText } from '../../db/copy-text.ts';
 
 /*
- * Issue 39, History: what publishing a roll carries into its records from the roll it replaces. The
- * replaced roll's part is read once before the file (rolls.repository.ts carriedHistory: for each
- * account, its history and its values under that roll's year, as the stored list's JSON text), and each
- * record of the new file takes its account's entry as it is checked, before it is packed: nothing is
- * written twice, and a rejected file leaves everything as it was.
+ * Valuation history (issues 39, 45, 46): the table `value_history` (migrations/0022) holds, for each
+ * town, account and year, the values published for that year. What a roll adds to it is written as the
+ * roll is loaded, into the roll's own `value_history_r{id}` (rolls.repository.ts), and moved into
+ * the table by the transaction that publishes the roll: nothing is visible before, and a rejected
+ * file adds nothing. A year the roll's file lists is as the file gives it (an assessing system's
+ * history wins); the roll's own year otherwise holds its records' values, which the record answer shows
+ * as the current ones, not as history (properties.repository.ts); every other year holds what the roll
+ * published for it, replaced by a later roll of the same year (a correction is not history).
  */
 
-/** Each account's carried list, `[[Year, LandValue, BuildingValue, TotalValue], …]` as JSON text. */
-export type CarriedHistory = ReadonlyMap<string, string>;
-
-/** The longest ValueHistory the contract accepts: the newest years are kept. */
-const HISTORY_MAX = (() => {
-  const check = fastChecks.get(PropertyRecord.shape.ValueHistory);
-  if (check?.k !== 'list') throw new Error('ValueHistory is not a list');
-  return check.max;
-})();
+/** The columns of a roll's history table, in the order copyHistoryRows writes them. */
+export const HISTORY_COPY_COLUMNS = 'account, year, land_value, building_value, total_value';
 
 /**
- * Adds the carried years to the record's ValueHistory: a year the record's own history gives keeps the
- * record's line (an assessing system's history wins), the year of its own taxes is skipped, the rest is
- * added, newest first. The record is the
- * caller's freshly checked one and is changed in place: a copy of a record of 50 fields would no longer
- * have the shape the importer's compiled functions expect (measured: several times the cost).
+ * A record's own values as one year's line: its land, its building, and its total, which is the
+ * assessment the record gives (Taxable plus TotalExemption: outbuildings and extra features included,
+ * as the office's total is), or with no Taxable its land plus building. Null when it gives none.
  */
-export function addCarriedHistory(record: PropertyRecord, carried: CarriedHistory | null): PropertyRecord {
-  const text = carried?.get(record.Account);
-  if (text === undefined) return record;
-  const own = record.ValueHistory;
-  // The year the record's own taxes are for is its current values, not history: re-publishing a
-  // corrected roll of the same year replaces that year's values instead of listing them twice.
-  let current: number | null = null;
-  for (const t of record.Taxes) if (current === null || t.TaxYear > current) current = t.TaxYear;
-  const lines = JSON.parse(text) as [number, number | null, number | null, number | null][];
-  const merged: ValuationYear[] = own.slice();
-  for (const [Year, LandValue, BuildingValue, TotalValue] of lines)
-    if (Year !== current && !own.some((h) => h.Year === Year))
-      merged.push({ Year, LandValue, BuildingValue, TotalValue });
-  if (own.length) merged.sort((a, b) => b.Year - a.Year);
-  record.ValueHistory = merged.length > HISTORY_MAX ? merged.slice(0, HISTORY_MAX) : merged;
-  return record;
+export function recordValues(r: PropertyRecord): Omit<ValuationYear, 'Year'> | null {
+  const land = r.LandValue;
+  const building = r.TotalBuildingValue;
+  const TotalValue =
+    r.Taxable !== null
+      ? r.Taxable + (r.TotalExemption ?? 0)
+      : land !== null || building !== null
+        ? (land ?? 0) + (building ?? 0)
+        : null;
+  if (TotalValue === null) return null;
+  return { LandValue: land, BuildingValue: building, TotalValue };
+}
+
+/**
+ * The lines a record adds to its town's history, in COPY's text format (each ending in a line break):
+ * its own values, under the roll's year (no year here: the roll's is known once every record is read),
+ * then each year of the ValueHistory its file gives (an assessing system's), the first line of a year
+ * kept. Empty for a record that gives neither.
+ */
+export function copyHistoryRows(r: PropertyRecord): string {
+  const account = copyText(r.Account);
+  const own = recordValues(r);
+  let text = own ? line(account, COPY_NULL, own) : '';
+  const history = r.ValueHistory;
+  for (let i = 0; i < history.length; i++) {
+    const h = history[i]!;
+    let repeated = false;
+    for (let j = 0; j < i && !repeated; j++) repeated = history[j]!.Year === h.Year;
+    if (!repeated) text += line(account, String(h.Year), h);
+  }
+  return text;
+}
+
+function line(account: string, year: string, v: Omit<ValuationYear, 'Year'>): string {
+  return `${account}\t${year}\t${copyNumber(v.LandValue)}\t${copyNumber(v.BuildingValue)}\t${copyNumber(v.TotalValue)}\n`;
 }

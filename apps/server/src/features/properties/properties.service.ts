@@ -124,7 +124,11 @@ export function createPropertiesService(townTtlMs: number) {
       const key = `${etag}\u0000${account}`;
       const cached = answers.get(key);
       if (cached) return cached;
-      const record = await propertiesRepository.findRecordJson(db, town.activeRollId, account);
+      const record = await propertiesRepository.findRecordJson(
+        db,
+        { clientId: town.id, rollId: town.activeRollId },
+        account,
+      );
       if (record === null) throw notFound('Unable to find property, invalid property.');
       const answer = {
         json: withLastUpdated(publicRecordJson(town, record), town.lastUpdated),
@@ -146,7 +150,11 @@ export type PropertiesService = ReturnType<typeof createPropertiesService>;
  */
 export async function recordHeading(db: Executor, town: ClientRow, account: string): Promise<string | null> {
   if (town.activeRollId === null) return null;
-  const json = await propertiesRepository.findRecordJson(db, town.activeRollId, account);
+  const json = await propertiesRepository.findRecordJson(
+    db,
+    { clientId: town.id, rollId: town.activeRollId },
+    account,
+  );
   if (json === null) return null;
   const r = JSON.parse(json) as {
     Account: string;

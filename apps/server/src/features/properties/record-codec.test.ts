@@ -6,7 +6,6 @@ import {
   olderLayoutsHold,
   packRecord,
   recordLayoutHash,
-  STORED_FIRST,
   unpackRecord,
 } from './record-codec.ts';
 
@@ -63,11 +62,10 @@ describe('record codec', () => {
       PropertyCode: { Description: 'd', UserDefinedValue: 'u' },
     });
     const packed = JSON.parse(packRecord(checked)) as unknown[];
-    // ValueHistory is stored first (STORED_FIRST: publishing the next roll reads it from the text).
-    const fields: (keyof PropertyRecord)[] = [
-      STORED_FIRST,
-      ...(Object.keys(PropertyRecord.shape) as (keyof PropertyRecord)[]).filter((f) => f !== STORED_FIRST),
-    ];
+    // ValueHistory is not stored: the town's valuation history is a table of its own (migrations/0022).
+    const fields = (Object.keys(PropertyRecord.shape) as (keyof PropertyRecord)[]).filter(
+      (f) => f !== 'ValueHistory',
+    );
     expect(packed).toHaveLength(fields.length + 1);
     fields.forEach((field, i) => {
       const value = checked[field];
@@ -96,20 +94,27 @@ describe('record codec', () => {
       Taxes: [{ TaxYear: 2022, Rate: 0.02 }],
       PropertyCode: { Description: 'Property Code', UserDefinedValue: '101' },
     });
-    // Version 1's array: the same values without the fields added since (version 2 stores ValueHistory
-    // first, SuppressOwner after TranCode, last).
+    // Version 1's array: the same values without SuppressOwner (stored after TranCode, last).
     const packed = JSON.parse(packRecord(current)) as unknown[];
-    expect([packed[1], packed.at(-1)]).toEqual([[], false]);
-    const version1 = [1, ...packed.slice(2, -1)];
+    expect(packed.at(-1)).toBe(false);
+    const version1 = [1, ...packed.slice(1, -1)];
     expect(unpackRecord(JSON.stringify(version1))).toBe(JSON.stringify(current));
     expect(JSON.parse(unpackRecord(JSON.stringify(version1)))).toMatchObject({ ValueHistory: [] });
+  });
+
+  it('reads a roll stored by version 2 (ValueHistory stored first) with its history in its place', () => {
+    const history = [{ Year: 2021, LandValue: 1, BuildingValue: 2, TotalValue: 3 }];
+    const current = PropertyRecord.parse({ Account: 'V2-1', StreetName: 'MAIN ST', ValueHistory: history });
+    const packed = JSON.parse(packRecord(current)) as unknown[];
+    const version2 = [2, [[2021, 1, 2, 3]], ...packed.slice(1)];
+    expect(unpackRecord(JSON.stringify(version2))).toBe(JSON.stringify(current));
   });
 
   it('gives back exactly what JSON.stringify writes of any checked record', () => {
     fc.assert(
       fc.property(record, (input) => {
         const checked = PropertyRecord.parse(input);
-        expect(unpackRecord(packRecord(checked))).toBe(JSON.stringify(checked));
+        expect(unpackRecord(packRecord(checked))).toBe(JSON.stringify({ ...checked, ValueHistory: [] }));
       }),
       { numRuns: 2000 },
     );
@@ -126,7 +131,7 @@ describe('record codec', () => {
       PropertyCode: { Description: 'Property Code', UserDefinedValue: '101' },
     });
     const packed = packRecord(checked);
-    expect(packed.startsWith('[2,')).toBe(true);
+    expect(packed.startsWith('[3,')).toBe(true);
     expect(packed.length).toBeLessThan(JSON.stringify(checked).length / 2);
     expect(unpackRecord(packed)).toBe(JSON.stringify(checked));
   });

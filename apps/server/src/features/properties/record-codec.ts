@@ -4,34 +4,47 @@ import type { z } from 'zod';
 
 /*
  * How a parcel's full record is stored (`property_records.record`): its values in the contract's field
- * order, without the field names, as JSON text: `[1, "R01-001", "12", …, [["SMITH, JOHN", "12 MAIN ST", …]], …]`
- * (1 is this format's version; an object of the record, alone or in a list, becomes the array of its
- * values in its schema's order). The names are two thirds of a record's JSON (a 3.1 kB record is 1.0 kB
- * packed), and every byte of it is parsed, stored and indexed by the engine on import: packing makes
- * importing a roll about a third faster on both engines and its table a third of the size.
+ * order, without the field names, as JSON text: `[3, "R01-001", "12", …, [["SMITH, JOHN", "12 MAIN ST", …]], …]`
+ * (3 is the format's version; an object of the record, alone or in a list, becomes the array of its
+ * values in its schema's order). Its ValueHistory is not stored: the town's valuation history is a table
+ * of its own (migrations/0022), which the record answer reads it from (properties.repository.ts). The
+ * names are two thirds of a record's JSON (a 3.1 kB record is 1.0 kB packed), and every byte of it is
+ * parsed, stored and indexed by the engine on import: packing makes importing a roll about a third
+ * faster on both engines and its table a third of the size.
  *
  * The order is read from PropertyRecord (packages/contracts/src/property.ts), so the codec never holds
- * a field list of its own. A stored version is a layout of the contract: LAYOUTS keeps the fingerprint
+ * a field list of its own. A stored version is a layout of the contract: VERSIONS keeps the fingerprint
  * of each version's, and packing refuses a contract whose layout no version has (record-codec.test.ts
  * fails first). A field added to PropertyRecord therefore needs a new version here, and every older
  * version lists it as one it lacks: their rolls read back with its empty value (what the contract gives
  * a record that leaves it out), so a roll is never rewritten for a new field.
  *
- * Reading gives back exactly what JSON.stringify of the record writes (the contract's order, every field),
- * which is what the API serves. Text that starts with `{` is a record stored whole by an earlier version,
+ * Reading gives back exactly what JSON.stringify of the record writes (the contract's order, every field,
+ * a field not stored at its empty value), which is what the API serves. Text that starts with `{` is a record stored whole by an earlier version,
  * and is served as it is: rolls are never rewritten.
  */
 
 /**
- * Each stored version: the fingerprint (recordLayout, SHA-256) of the layout it stores, and the fields of
- * PropertyRecord it does not (added since). The last one is the version packing writes.
+ * Each stored version: the fingerprint (recordLayout, SHA-256) of the layout it stores, the fields of
+ * PropertyRecord it does not store, read back at their empty value (fields added since; from version 3,
+ * ValueHistory, which lives in its own table: migrations/0022), and the field it stores before all the
+ * others, if any (version 2 stored ValueHistory first, for a publish that read it from the text). The
+ * last one is the version packing writes.
  */
-const VERSIONS: Record<number, { layout: string; lacks: readonly (keyof typeof PropertyRecord.shape)[] }> = {
+const VERSIONS: Record<
+  number,
+  { layout: string; lacks: readonly (keyof typeof PropertyRecord.shape)[]; first?: string }
+> = {
   1: {
     layout: '6bb5bba53697c2531f60a7f03dac7b87f21b14b3eef3dfc24d1ef2f992248a60',
     lacks: ['ValueHistory', 'SuppressOwner'],
   },
-  2: { layout: '418184dce2094179a0739074e1036598ea218541ed99a1abd8d77508de783713', lacks: [] },
+  2: {
+    layout: '418184dce2094179a0739074e1036598ea218541ed99a1abd8d77508de783713',
+    lacks: [],
+    first: 'ValueHistory',
+  },
+  3: { layout: '69fd83a811e6d5d562f2498d757a5fbcd50cbdab882041c78dcf883a49715184', lacks: ['ValueHistory'] },
 };
 const VERSION = Math.max(...Object.keys(VERSIONS).map(Number));
 
@@ -42,10 +55,16 @@ type Codec = { pack: (v: unknown) => unknown; unpack: (a: unknown) => unknown; l
  * (a loop over the keys costs several times more per record). Keys come from the contract, never from
  * input. `head`: a value the array starts with (the record's version), its fields after it. `first`: a
  * field stored before all the others whatever its place in the schema (it is read back in its place).
+ * `absent`: fields not stored, read back at their empty value (what the schema gives a missing field).
  */
-function objectCodec(object: z.ZodObject, head?: number, first?: string): Codec {
+function objectCodec(
+  object: z.ZodObject,
+  options: { head?: number; first?: string; absent?: readonly string[] } = {},
+): Codec & { stored: number } {
+  const { head, first, absent = [] } = options;
   const keys = Object.keys(object.shape);
-  const order = first && keys.includes(first) ? [first, ...keys.filter((k) => k !== first)] : keys;
+  const stored = keys.filter((k) => !absent.includes(k));
+  const order = first && stored.includes(first) ? [first, ...stored.filter((k) => k !== first)] : stored;
   const fields = order.map((k) => codecOf(object.shape[k] as z.ZodType));
   const at = head === undefined ? 0 : 1;
   const packed = order.map((k, i) =>
@@ -53,6 +72,9 @@ function objectCodec(object: z.ZodObject, head?: number, first?: string): Codec 
   );
   const unpacked = keys.map((k) => {
     const i = order.indexOf(k);
+    // An absent field's empty value as a literal: a fresh list or object for each record read.
+    if (i < 0)
+      return `${JSON.stringify(k)}: ${JSON.stringify((object.shape[k] as z.ZodType).parse(undefined))}`;
     return `${JSON.stringify(k)}: ${fields[i] === AS_IS ? `a[${i + at}]` : `fields[${i}].unpack(a[${i + at}])`}`;
   });
   if (head !== undefined) packed.unshift(String(head));
@@ -61,20 +83,9 @@ function objectCodec(object: z.ZodObject, head?: number, first?: string): Codec 
     pack: compile(`(v) => [${packed.join(', ')}]`),
     unpack: compile(`(a) => ({${unpacked.join(', ')}})`),
     layout: `{${order.map((k, i) => `${k}${fields[i]!.layout}`).join(',')}}`,
+    stored: order.length,
   };
 }
-
-/**
- * The field stored first in a record's array from version 2 on, right after the version: publishing the
- * next roll reads it in SQL from the stored text without parsing the record (rolls.repository.ts
- * carriedHistory). Its items are arrays of numbers only, so the list is `[]`, or the text from the
- * record's `[v,` up to its first `]]`: a few bytes read, whatever the record's size.
- */
-export const STORED_FIRST = 'ValueHistory';
-/** The versions that store STORED_FIRST (first: every version that has it). */
-export const STORED_FIRST_VERSIONS = Object.keys(VERSIONS)
-  .map(Number)
-  .filter((v) => !VERSIONS[v]!.lacks.includes(STORED_FIRST));
 
 /** A value stored as it is (text, numbers, a list of them). */
 const AS_IS: Codec = { pack: (v) => v, unpack: (a) => a, layout: '' };
@@ -102,33 +113,18 @@ function codecOf(schema: z.ZodType): Codec {
   return AS_IS;
 }
 
-const record = objectCodec(PropertyRecord, VERSION, STORED_FIRST);
-const fieldCount = Object.keys(PropertyRecord.shape).length;
-
-/**
- * A reader of an older version's stored records: its fields unpacked by its own layout (the contract
- * without the fields it lacks), then the record in the contract's order, a lacking field at its empty
- * value. Built the first time such a record is read.
- */
-function olderReader(version: number): { fields: number; layout: string; unpack: (a: unknown[]) => unknown } {
-  const { lacks } = VERSIONS[version]!;
-  const schema = PropertyRecord.omit(
-    Object.fromEntries(lacks.map((f) => [f, true])) as Partial<Record<(typeof lacks)[number], true>>,
-  );
-  const codec = objectCodec(schema, version);
-  const empty = Object.fromEntries(lacks.map((f) => [f, PropertyRecord.shape[f].parse(undefined)]));
-  const keys = Object.keys(PropertyRecord.shape);
-  return {
-    fields: Object.keys(schema.shape).length,
-    layout: codec.layout,
-    unpack: (a) => {
-      const old = codec.unpack(a) as Record<string, unknown>;
-      // Lists and objects are fresh values for each record: nothing read is shared between records.
-      return Object.fromEntries(keys.map((k) => [k, k in empty ? structuredClone(empty[k]) : old[k]]));
-    },
-  };
+/** Each version's reader (and, for the newest, writer), built the first time it is used. */
+const codecs = new Map<number, ReturnType<typeof objectCodec>>();
+function versionCodec(version: number) {
+  let codec = codecs.get(version);
+  if (!codec) {
+    const { lacks, first } = VERSIONS[version]!;
+    codec = objectCodec(PropertyRecord, { head: version, first, absent: lacks });
+    codecs.set(version, codec);
+  }
+  return codec;
 }
-const olderReaders = new Map<number, ReturnType<typeof olderReader>>();
+const record = versionCodec(VERSION);
 
 const hash = (layout: string) => createHash('sha256').update(layout).digest('hex');
 /** The contract's layout as the codec stores it: every field, in order, with its objects' fields. */
@@ -143,13 +139,7 @@ export function olderLayoutsHold(): boolean {
   return Object.keys(VERSIONS)
     .map(Number)
     .filter((v) => v !== VERSION)
-    .every((v) => hash(readerOf(v).layout) === VERSIONS[v]!.layout);
-}
-
-function readerOf(version: number) {
-  let reader = olderReaders.get(version);
-  if (!reader) olderReaders.set(version, (reader = olderReader(version)));
-  return reader;
+    .every((v) => hash(versionCodec(v).layout) === VERSIONS[v]!.layout);
 }
 
 /** The stored form of a checked record (the contract's output, every field present). */
@@ -175,10 +165,8 @@ export function unpackRecord(stored: string): string {
 export function unpackRecordValue(stored: string): Record<string, unknown> {
   const a = JSON.parse(stored) as unknown;
   if (stored.startsWith('{')) return a as Record<string, unknown>;
-  if (Array.isArray(a) && a[0] === VERSION && a.length === fieldCount + 1)
-    return record.unpack(a) as Record<string, unknown>;
-  const older = Array.isArray(a) && typeof a[0] === 'number' && a[0] in VERSIONS ? readerOf(a[0]) : null;
-  if (!older || (a as unknown[]).length !== older.fields + 1)
+  const codec = Array.isArray(a) && typeof a[0] === 'number' && a[0] in VERSIONS ? versionCodec(a[0]) : null;
+  if (!codec || (a as unknown[]).length !== codec.stored + 1)
     throw new Error(`unknown stored record format (${String(Array.isArray(a) ? a[0] : typeof a)})`);
-  return older.unpack(a as unknown[]) as Record<string, unknown>;
+  return codec.unpack(a) as Record<string, unknown>;
 }

@@ -416,7 +416,8 @@ describe('a node shutting down mid-import', () => {
       expect(res.statusCode).toBe(202);
       return (await waitForRun(client.id, (res.json() as ImportRunDto).RunID, provider.headers)).RunID;
     };
-    const oldRecord = () => propertiesRepository.findRecordJson(ctx.db, oldRoll, 'OLD1');
+    const oldRecord = () =>
+      propertiesRepository.findRecordJson(ctx.db, { clientId: client.id, rollId: oldRoll }, 'OLD1');
     try {
       const second = await publishOn('second.jsonl', ['NEW1']);
       expect(await publishedAccounts(client.id)).toEqual(['NEW1']);

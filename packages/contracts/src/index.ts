@@ -16,6 +16,7 @@ export * from './two-factor.ts';
 export * from './audit.ts';
 export * from './roll-publishing.ts';
 export * from './abutter-distance.ts';
+export * from './abutters-notice.ts';
 export * from './parcels.ts';
 export * from './comparable-criteria.ts';
 export * from './comparables.ts';

@@ -115,12 +115,14 @@ export const AbuttersQuery = z.object({
     .transform((n) => n ?? DEFAULT_ABUTTER_DISTANCE_FEET),
 });
 
-export const AbuttersLabelsQuery = AbuttersQuery.extend({
-  dedupe: z
-    .enum(['0', '1', 'true', 'false'], { message: 'must be 1 or 0' })
-    .optional()
-    .transform((v) => v === '1' || v === 'true'),
-});
+/** A yes/no query parameter: 1 (or true) is yes; absent, 0 or false is no. */
+const flag = z
+  .enum(['0', '1', 'true', 'false'], { message: 'must be 1 or 0' })
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+/** The labels' choices (LabelChoices in abutters-notice.ts), each off unless given as 1. */
+export const AbuttersLabelsQuery = AbuttersQuery.extend({ dedupe: flag, perOwner: flag, occupants: flag });
 
 /** An owner of record and where their mail goes: the full record's Owners entry. */
 export const MailingOwner = FullProperty.shape.Owners.element;
@@ -139,6 +141,10 @@ export type Abutter = z.infer<typeof Abutter>;
 export const AbuttersResponse = z.object({
   Subject: ParcelProperties,
   DistanceFeet: z.number().int().nonnegative(),
+  /** The day the town's parcel map was published on the portal (YYYY-MM-DD, UTC): what "map of" names. */
+  MapDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  /** The town (its state as a postal abbreviation where it has one), for "Current Occupant" labels. */
+  Town: z.object({ City: z.string(), State: z.string() }),
   Abutters: z.array(Abutter),
 });
 export type AbuttersResponse = z.infer<typeof AbuttersResponse>;
@@ -147,11 +153,6 @@ export type AbuttersResponse = z.infer<typeof AbuttersResponse>;
 
 /** A parcel layer file is refused past this size (Cambridge's 13,116 parcels are under 4 MB). */
 export const PARCEL_LAYER_MAX_BYTES = 256 * 1024 * 1024;
-
-const flag = z
-  .enum(['0', '1', 'true', 'false'], { message: 'must be 1 or 0' })
-  .optional()
-  .transform((v) => v === '1' || v === 'true');
 
 export const ParcelLayerUploadQuery = z.object({
   key: z

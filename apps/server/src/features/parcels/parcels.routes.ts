@@ -29,7 +29,7 @@ import {
 import { payloadTooLarge, unsupportedMediaType, validationFailed } from '../../errors.ts';
 import { requireProvider } from '../../plugins/auth.ts';
 import { auditActorOf } from '../audit/audit.service.ts';
-import { abuttersCsv, abuttersLabelsPdf } from './abutters-export.ts';
+import { abuttersCsv, abuttersFileName, abuttersLabelsPdf } from './abutters-export.ts';
 import { ParcelFileError } from './parcel-files.ts';
 import { importParcelFile, parcelLayerReportDto } from './parcel-import.ts';
 import { parcelLayersService } from './parcel-layers.service.ts';
@@ -136,9 +136,6 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
       ),
   );
 
-  const fileName = (account: string, feet: number, ext: string) =>
-    `abutters-${account.replace(/[^A-Za-z0-9_-]+/g, '-')}-${feet}ft.${ext}`;
-
   app.get(
     '/abutters/:clientId/:account/abutters.csv',
     {
@@ -147,9 +144,13 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "A parcel's abutters as CSV",
         description:
-          'The list of GET /api/abutters/{clientId}/{account} as CSV, one row per owner (mailing name and ' +
-          'address), UTF-8 with a byte-order mark and a header row. Every text cell is quoted; one that a ' +
-          'spreadsheet could run as a formula starts with an apostrophe.',
+          'The list of GET /api/abutters/{clientId}/{account} as CSV, UTF-8 with a byte-order mark: a line ' +
+          'naming the subject parcel (location and map/lot) and the distance, a line saying how it was ' +
+          'measured (from the parcel’s boundary, on the town’s parcel map of its date; a reference, not a ' +
+          'survey), a blank line, the header row, then one row per owner (mailing name and address) and ' +
+          'one row for a record with no owner on the roll or whose owners are withheld: every record is ' +
+          'listed. The file name names the distance and the subject. Every text cell is quoted; one that ' +
+          'a spreadsheet could run as a formula starts with an apostrophe.',
         produces: ['text/csv'],
         params: ParcelParams,
         querystring: AbuttersQuery,
@@ -161,10 +162,7 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
       const list = await parcelsService.abutters(db, clientId, account, request.query.distance);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="${fileName(account, request.query.distance, 'csv')}"`,
-        )
+        .header('content-disposition', `attachment; filename="${abuttersFileName(list, 'csv')}"`)
         .send(abuttersCsv(list));
     },
   );
@@ -179,8 +177,12 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Mailing labels for the owners of GET /api/abutters/{clientId}/{account}, as a PDF for Avery ' +
           '5160 / 8160 sheets (US Letter, 30 labels a page in 3 columns of 10, 2⅝″ × 1″), in the list’s ' +
-          'order. `dedupe=1` merges owners with the same name and mailing address into one label that ' +
-          'lists their parcels.',
+          'order, below cover lines (in the sheet’s top margin) naming the subject, the distance, how it ' +
+          'was measured and how many labels of each kind there are. Co-owners of a parcel at one mailing ' +
+          'address share one label naming each of them; `perOwner=1` prints one per owner. `dedupe=1` ' +
+          'merges labels with the same names and mailing address into one that lists their parcels. ' +
+          '`occupants=1` adds a label to "Current Occupant" at the parcel’s location for each record with ' +
+          'no mailing address on the roll.',
         produces: ['application/pdf'],
         params: ParcelParams,
         querystring: AbuttersLabelsQuery,
@@ -189,13 +191,13 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { clientId, account } = request.params;
-      const { distance, dedupe } = request.query;
+      const { distance, ...choices } = request.query;
       const list = await parcelsService.abutters(db, clientId, account, distance);
-      const pdf = await abuttersLabelsPdf(list, dedupe, `Abutters within ${distance} ft of ${account}`);
+      const pdf = await abuttersLabelsPdf(list, choices);
       return (
         reply
           .header('content-type', 'application/pdf')
-          .header('content-disposition', `attachment; filename="${fileName(account, distance, 'pdf')}"`)
+          .header('content-disposition', `attachment; filename="${abuttersFileName(list, 'pdf')}"`)
           // Bytes bypass the serializer; the 200 schema above documents what they are.
           .send(Buffer.from(pdf) as unknown as string)
       );

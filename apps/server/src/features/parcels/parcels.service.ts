@@ -1,6 +1,7 @@
 import {
   MAX_BBOX_FEATURES,
   MailingOwner,
+  stateAbbreviation,
   type Abutter,
   type AbuttersResponse,
   type Bbox,
@@ -55,6 +56,9 @@ export interface LayerLookup {
   owners: OwnerSettings;
   /** When the town's roll was published. */
   lastUpdated: Date | null;
+  /** The day the layer was published (YYYY-MM-DD, UTC) and the town, as an abutters notice names them. */
+  mapDate: string;
+  town: AbuttersResponse['Town'];
 }
 
 async function lookup(db: Executor, clientId: number): Promise<LayerLookup> {
@@ -63,7 +67,10 @@ async function lookup(db: Executor, clientId: number): Promise<LayerLookup> {
   const rollId = client.activeRollId;
   if (!layer || rollId === null) throw noLayer();
   const owners = { publishOwnerNames: client.publishOwnerNames, ownerNameSearch: client.ownerNameSearch };
-  return { layerId: layer.id, keyField: layer.keyField, rollId, owners, lastUpdated: client.lastUpdated };
+  const mapDate = new Date(layer.importedAt).toISOString().slice(0, 10);
+  const town = { City: client.city, State: stateAbbreviation(client.stateProvince) ?? client.stateProvince };
+  const lastUpdated = client.lastUpdated;
+  return { layerId: layer.id, keyField: layer.keyField, rollId, owners, lastUpdated, mapDate, town };
 }
 
 class ParcelIndexes {
@@ -243,7 +250,7 @@ export function createParcelsService(lookupTtlMs: number) {
      */
     async abutters(db: Executor, clientId: number, account: string, feet: number): Promise<AbuttersResponse> {
       const index = await indexes.of(db, clientId);
-      const { owners: town } = await indexes.lookup(db, clientId);
+      const { owners: town, mapDate, town: where } = await indexes.lookup(db, clientId);
       const own = recordOf(index, account);
       const subject = recordAt(index, own);
       const near: { record: IndexedRecord; feet: number }[] = [];
@@ -274,6 +281,8 @@ export function createParcelsService(lookupTtlMs: number) {
       return {
         Subject: { Account: subject.account, MapLot: subject.mapLot, Location: subject.location },
         DistanceFeet: feet,
+        MapDate: mapDate,
+        Town: where,
         Abutters: abutters,
       };
     },

@@ -647,20 +647,28 @@ describe('abutters', () => {
     expect((await get(`/api/abutters/${client.id}/107`)).statusCode).toBe(404);
   });
 
-  it('exports one mailing name and address a row, formula-safe', async () => {
+  it('exports every record, one mailing name and address a row, formula-safe, named by subject and rule', async () => {
     const { client } = await townWithLayer();
     const res = await get(`/api/abutters/${client.id}/104/abutters.csv?distance=400`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="abutters-104-400ft.csv"');
+    expect(res.headers['content-disposition']).toBe(
+      'attachment; filename="abutters-400ft-7-Elm-St-map-lot-A-4.csv"',
+    );
     const lines = res.body
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\r\n');
-    expect(lines[0]).toBe(
+    const today = new Date().toISOString().slice(0, 10).split('-');
+    expect(lines.slice(0, 3)).toEqual([
+      '"Abutters within 400 ft of 7 Elm St (Map/Lot A-4)"',
+      `"Measured from this parcel's boundary, using the town's parcel map of ${today[1]}/${today[2]}/${today[0]}; the map is a reference, not a survey."`,
+      '',
+    ]);
+    expect(lines[3]).toBe(
       '"Distance (ft)","Account","Map/Lot","Location","Owner","Address 1","Address 2","Address 3","City","State","ZIP","Country"',
     );
-    expect(lines.slice(1)).toEqual([
+    expect(lines.slice(4)).toEqual([
       '0,"105","A-5","9 Elm St","SMITH, JOHN","9 Far Rd","","","Testville","ME","04330",""',
       '100,"102","A-2","3 Elm St, Unit 1","UNIT ONE LLC","1 Post Rd","","","Testville","ME","04330",""',
       '100,"103","A-2","3 Elm St, Unit 2","UNIT TWO LLC","1 Post Rd","","","Testville","ME","04330",""',
@@ -688,17 +696,7 @@ describe('abutters', () => {
       fileName: 'x',
       dryRun: false,
     });
-    const pages = async (q: string) => {
-      const res = await get(`/api/abutters/${client.id}/1/abutters.pdf?distance=2640${q}`);
-      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
-      expect(res.headers['content-type']).toBe('application/pdf');
-      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'opp-labels-')), 'labels.pdf');
-      fs.writeFileSync(file, res.rawPayload);
-      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-      fs.rmSync(path.dirname(file), { recursive: true });
-      return text.split('\f').filter((p) => p.trim());
-    };
-    const plain = await pages('');
+    const plain = await labelPages(`/api/abutters/${client.id}/1/abutters.pdf?distance=2640`);
     expect(plain).toHaveLength(2);
     const labelsOn = (page: string) => (page.match(/OWNER \d+/g) ?? []).length;
     expect(plain.map(labelsOn)).toEqual([30, 11]);
@@ -707,13 +705,85 @@ describe('abutters', () => {
     expect(plain[0]).toContain('1 Label Way');
     expect(plain[0]).toContain('Testville, ME 04330');
     expect(plain[1]!.match(/OWNER 40/g)).toHaveLength(2);
+    // Each page's cover line names the list and counts its labels.
+    expect(flat(plain[0]!)).toContain(
+      'Abutters within 2,640 ft of Map/Lot L-0: 41 owner labels. Page 1 of 2.',
+    );
+    expect(flat(plain[1]!)).toContain('Page 2 of 2.');
 
-    const merged = await pages('&dedupe=1');
+    const merged = await labelPages(`/api/abutters/${client.id}/1/abutters.pdf?distance=2640&dedupe=1`);
     expect(merged.map(labelsOn)).toEqual([30, 10]);
     expect(merged[1]!.match(/OWNER 40/g)).toHaveLength(1);
     expect(merged[1]).toContain('Parcels L-39, L-40');
+    expect(flat(merged[0]!)).toContain('40 owner labels');
+  });
+
+  it('gives co-owners at one address one label naming both, or one each on request', async () => {
+    const { client } = await townWithLayer();
+    // From A-5 at 0 ft: A-4, owned by SMITH, JOHN and SMITH, MARY of 9 Far Rd.
+    const url = `/api/abutters/${client.id}/105/abutters.pdf?distance=0`;
+    const [household] = await labelPages(url);
+    expect(household!.match(/9 Far Rd/g)).toHaveLength(1);
+    // One label's lines, one under the other (the next label is beside them on the same lines).
+    expect(household).toMatch(/^ *SMITH, JOHN .*\n *SMITH, MARY .*\n *9 Far Rd /m);
+    expect(flat(household!)).toContain('Abutters within 0 ft of 9 Elm St (Map/Lot A-5): 2 owner labels.');
+    expect(flat(household!)).toContain(
+      "Measured from this parcel's boundary, using the town's parcel map of",
+    );
+    const [each] = await labelPages(`${url}&perOwner=1`);
+    expect(each!.match(/9 Far Rd/g)).toHaveLength(2);
+    expect(flat(each!)).toContain('3 owner labels');
+  });
+
+  it('lists every record of a roll without owner names, and offers Current Occupant labels for them', async () => {
+    const client = await buildClient(ctx.db, { city: 'Cambridge', stateProvince: 'Massachusetts' });
+    const { client: published } = await publishRoll(
+      ctx.db,
+      client.id,
+      ROLL.map(({ Owners: _owners, ...r }) => r),
+    );
+    await importParcelLayer(ctx.db, featuresOfJson(lotRow(LOTS), 'test'), {
+      clientId: client.id,
+      rollId: published.activeRollId,
+      key: 'MapLot',
+      fileName: 'lots.geojson',
+      dryRun: false,
+    });
+    const csv = (await get(`/api/abutters/${client.id}/101/abutters.csv?distance=300`)).body.split('\r\n');
+    expect(csv.slice(4, 8)).toEqual([
+      '0,"102","A-2","3 Elm St, Unit 1","","","","","","","",""',
+      '0,"103","A-2","3 Elm St, Unit 2","","","","","","","",""',
+      '200,"104","A-4","7 Elm St","","","","","","","",""',
+      '300,"105","A-5","9 Elm St","","","","","","","",""',
+    ]);
+
+    const url = `/api/abutters/${client.id}/101/abutters.pdf?distance=300`;
+    const [none] = await labelPages(url);
+    expect(none).not.toContain('Elm St,');
+    expect(flat(none!)).toContain('0 owner labels, 4 records with no mailing address have no label.');
+    const [occupants] = await labelPages(`${url}&occupants=1`);
+    expect(occupants!.match(/Current Occupant/g)).toHaveLength(4 + 1);
+    expect(occupants).toMatch(/Current Occupant\s+Current Occupant\s+Current Occupant/);
+    expect(occupants).toMatch(/3 Elm St, Unit 1\s+3 Elm St, Unit 2\s+7 Elm St/);
+    expect(occupants).toContain('Cambridge, MA');
+    expect(flat(occupants!)).toContain('0 owner labels, 4 Current Occupant labels.');
   });
 });
+
+/** A labels PDF from the API, read back with pdftotext, page by page. */
+async function labelPages(url: string): Promise<string[]> {
+  const res = await get(url);
+  expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+  expect(res.headers['content-type']).toBe('application/pdf');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'opp-labels-')), 'labels.pdf');
+  fs.writeFileSync(file, res.rawPayload);
+  const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  fs.rmSync(path.dirname(file), { recursive: true });
+  return text.split('\f').filter((p) => p.trim());
+}
+
+/** A page's text with its spacing made single (pdftotext -layout spaces columns out). */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
 
 describe('API docs', () => {
   it('list every map and abutters call with its response schema, and say how distances are measured', async () => {

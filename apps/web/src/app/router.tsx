@@ -5,6 +5,7 @@ import { paths } from '@/config/paths';
 import { securityPaths } from '@/features/account-security/paths';
 import { lazyRoute } from './lazy-route';
 import { enableToasts } from './provider';
+import { useRouteFocus } from './use-route-focus';
 
 /** A route module exports `Component` (React Router's lazy convention, kept for the tests' routers). */
 interface RouteModule {
@@ -64,9 +65,13 @@ export async function preloadRoute(pathname: string): Promise<void> {
 /** The app's pages; a render error or a page that fails to load shows the crash screen. */
 export function AppRoutes() {
   const location = useLocation();
+  const arrived = useRouteFocus();
   return (
     // Another page (a link, Back) leaves the crash screen, as React Router's errorElement did.
     <CrashBoundary resetKey={location.key}>
+      <p className="opp-visually-hidden" role="status" aria-live="polite">
+        {arrived}
+      </p>
       {/* Shown while a page's chunk loads; keeps the page's landmark in place (no layout jump). */}
       <Suspense
         fallback={

@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { PublicLayout } from '@/components/layouts/public-layout';
+import { PrintStamp } from '@/components/ui/print-stamp';
 import { ContactInfoButton } from '@/features/contacts-public/components/contact-info';
 import { useMunicipality } from '@/features/municipalities/api/get-municipality';
 import { TownHeading, TownPage, townName } from '@/features/municipalities/components/town-heading';
@@ -32,6 +33,8 @@ export function Component() {
               city={city}
               hasParcelMap={client.HasParcelMap === true}
             />
+            {/* A printout of the results says where and when it came from, as a record's does. */}
+            <PrintStamp dataAsOf={client.LastUpdated} />
           </>
         ) : municipality.isError ? null : (
           <>

@@ -1,4 +1,5 @@
 import type { AbuttersResponse } from '@opp/contracts';
+import type { LabelChoices } from '@opp/contracts/abutters-notice';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
@@ -30,5 +31,13 @@ export const useAbutters = (clientId: number, account: string, feet: number, ena
 export const abuttersCsvUrl = (clientId: number, account: string, feet: number) =>
   `${abuttersPath(clientId, account)}/abutters.csv?distance=${feet}`;
 
-export const abuttersLabelsUrl = (clientId: number, account: string, feet: number) =>
-  `${abuttersPath(clientId, account)}/abutters.pdf?distance=${feet}`;
+export function abuttersLabelsUrl(
+  clientId: number,
+  account: string,
+  feet: number,
+  choices?: Partial<LabelChoices>,
+): string {
+  const query = new URLSearchParams({ distance: String(feet) });
+  for (const [name, on] of Object.entries(choices ?? {})) if (on) query.set(name, '1');
+  return `${abuttersPath(clientId, account)}/abutters.pdf?${query}`;
+}

@@ -46,6 +46,8 @@ const listOf = (feet: number, abutters: Abutter[]): Response => {
   const body: AbuttersResponse = {
     Subject: { Account: '1000', MapLot: 'U1-001', Location: '1 MAIN ST' },
     DistanceFeet: feet,
+    MapDate: '2026-03-01',
+    Town: { City: 'Harrison', State: 'ME' },
     Abutters: abutters,
   };
   return new Response(JSON.stringify(body), { status: 200 });
@@ -106,6 +108,53 @@ describe('abutters panel', () => {
       '/api/abutters/7/1000/abutters.pdf?distance=300',
     );
     expect(screen.getByRole('button', { name: /print list/i })).toBeTruthy();
+  });
+
+  it('names the subject, the distance and how it was measured', async () => {
+    renderPanel();
+    await screen.findByText('3 records within 300 ft of this parcel');
+    const line = document.querySelector('.opp-abutters__subject')!;
+    expect(line.textContent).toBe(
+      "Abutters within 300 ft of 1 MAIN ST (Map/Lot U1-001). Measured from this parcel's boundary, " +
+        "using the town's parcel map of 03/01/2026; the map is a reference, not a survey.",
+    );
+    expect(screen.queryByText(/has no owner names/)).toBeNull();
+  });
+
+  it('says when the roll has no owner names, and offers Current Occupant labels, counted', async () => {
+    const user = userEvent.setup();
+    const nameless = (i: number, feet: number): Abutter => ({ ...abutter(i, feet), Owners: [] });
+    answer = (feet) => listOf(feet, [nameless(1, 0), nameless(2, 45), nameless(3, 180)]);
+    renderPanel();
+    expect(await screen.findByText(/This roll has no owner names for these records\./)).toBeTruthy();
+    const count = () => document.querySelector('.opp-abutters__label-count')!.textContent;
+    expect(count()).toBe(
+      'The labels PDF holds 0 owner labels. 3 records with no mailing address get no label.',
+    );
+    await user.click(
+      screen.getByRole('checkbox', { name: /Current Occupant.* 3 records with no mailing address/ }),
+    );
+    expect(count()).toBe('The labels PDF holds 0 owner labels and 3 “Current Occupant” labels.');
+    expect(screen.getByRole('link', { name: /mailing labels/i }).getAttribute('href')).toBe(
+      '/api/abutters/7/1000/abutters.pdf?distance=300&occupants=1',
+    );
+  });
+
+  it('counts one label for co-owners at one address, one each on request', async () => {
+    const user = userEvent.setup();
+    const pair = abutter(1, 0);
+    pair.Owners.push({ ...pair.Owners[0]!, OwnerName: 'NEIGHBOUR 1 SPOUSE' });
+    answer = (feet) => listOf(feet, [pair, abutter(2, 45)]);
+    renderPanel();
+    await screen.findByText('2 records within 300 ft of this parcel');
+    const count = () => document.querySelector('.opp-abutters__label-count')!.textContent;
+    expect(count()).toBe('The labels PDF holds 2 owner labels.');
+    expect(screen.queryByRole('checkbox', { name: /Current Occupant/ })).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: /One label per owner/ }));
+    expect(count()).toBe('The labels PDF holds 3 owner labels.');
+    expect(screen.getByRole('link', { name: /mailing labels/i }).getAttribute('href')).toBe(
+      '/api/abutters/7/1000/abutters.pdf?distance=300&perOwner=1',
+    );
   });
 
   it('says "Owner information withheld" for an abutter whose owners are withheld (issue 39)', async () => {

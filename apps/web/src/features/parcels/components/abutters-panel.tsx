@@ -1,7 +1,14 @@
 import type { Abutter } from '@opp/contracts';
 import { DEFAULT_ABUTTER_DISTANCE_FEET, MAX_ABUTTER_DISTANCE_FEET } from '@opp/contracts/abutter-distance';
 import { OWNER_WITHHELD } from '@opp/contracts/addresses';
-import { useEffect, useId, useState } from 'react';
+import {
+  noticeLabels,
+  noticeRule,
+  noticeTitle,
+  recordsWithoutOwnerName,
+  type LabelChoices,
+} from '@opp/contracts/abutters-notice';
+import { useEffect, useId, useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { DownloadIcon, PrintIcon } from '@/components/ui/icons';
@@ -17,6 +24,8 @@ export interface AbuttersPanelProps {
   clientId: number;
   account: string;
   hrefFor: (account: string) => string;
+  /** Told the distance whenever the list is asked for a new one (the map draws the same). */
+  onFeetChange?: (feet: number) => void;
 }
 
 const PRINTING_CLASS = 'opp-printing-abutters';
@@ -25,14 +34,23 @@ const PRINTING_CLASS = 'opp-printing-abutters';
  * Spec issue 40: the owners within a chosen distance of this parcel, with their mailing addresses, as a
  * list, a CSV file, mailing labels (PDF) and a printout: what a hearing notice needs.
  */
-export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps) {
+export function AbuttersPanel({ clientId, account, hrefFor, onFeetChange }: AbuttersPanelProps) {
   const id = useId();
   const [text, setText] = useState(String(DEFAULT_ABUTTER_DISTANCE_FEET));
   const [feet, setFeet] = useState<number>(DEFAULT_ABUTTER_DISTANCE_FEET);
+  const [choices, setChoices] = useState<LabelChoices>({ perOwner: false, dedupe: false, occupants: false });
+  const [inPrint, setInPrint] = useState(false);
   const check = checkDistance(text);
   const abutters = useAbutters(clientId, account, feet);
   const list = abutters.data;
   const shownFeet = list?.DistanceFeet ?? feet;
+  // The counts the labels PDF prints, from the same rules (abutters-notice.ts).
+  const labels = useMemo(() => (list ? noticeLabels(list, choices) : null), [list, choices]);
+  const nameless = list ? recordsWithoutOwnerName(list) : 0;
+  const choose = (name: keyof LabelChoices) => (checked: boolean) =>
+    setChoices((c) => ({ ...c, [name]: checked }));
+
+  useEffect(() => onFeetChange?.(feet), [feet, onFeetChange]);
 
   const type = (value: string) => {
     setText(value);
@@ -81,7 +99,10 @@ export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps
       : `${formatCount(count)} ${count === 1 ? 'record' : 'records'} within ${shownFeet} ft of this parcel`;
 
   return (
-    <section className="opp-abutters" aria-labelledby={`${id}-heading`}>
+    <section
+      className={`opp-abutters${inPrint ? ' opp-abutters--in-print' : ''}`}
+      aria-labelledby={`${id}-heading`}
+    >
       <h3 id={`${id}-heading`} className="opp-subsection__heading">
         Abutters
       </h3>
@@ -144,6 +165,28 @@ export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps
 
       {list && !abutters.isError ? (
         <>
+          <p className="opp-abutters__subject">
+            <strong>{noticeTitle(list)}.</strong> {noticeRule(list)}
+          </p>
+          {count > 0 && nameless > 0 ? (
+            <Alert
+              type="info"
+              className="opp-abutters__nameless"
+              text={
+                nameless === count ? (
+                  <>
+                    This roll has no owner names for these records. The list, the CSV and the labels give each
+                    parcel’s map/lot and location; labels can go to “Current Occupant” at each parcel.
+                  </>
+                ) : (
+                  <>
+                    {formatCount(nameless)} of these {formatCount(count)} records have no owner name on this
+                    roll; the CSV lists them with their map/lot and location.
+                  </>
+                )
+              }
+            />
+          ) : null}
           <div className="opp-abutters__actions">
             <a
               className="usa-button usa-button--outline"
@@ -154,7 +197,7 @@ export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps
             </a>
             <a
               className="usa-button usa-button--outline"
-              href={abuttersLabelsUrl(clientId, account, shownFeet)}
+              href={abuttersLabelsUrl(clientId, account, shownFeet, choices)}
               download
             >
               <DownloadIcon size={20} /> Mailing labels (PDF)
@@ -163,6 +206,37 @@ export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps
               <PrintIcon size={20} /> Print list
             </button>
           </div>
+          {labels && count > 0 ? (
+            <fieldset className="usa-fieldset opp-abutters__labels">
+              <legend className="usa-legend margin-top-0">Mailing labels</legend>
+              <Checkbox id={`${id}-per-owner`} checked={choices.perOwner} onChange={choose('perOwner')}>
+                One label per owner (otherwise co-owners at one address share a label)
+              </Checkbox>
+              <Checkbox id={`${id}-dedupe`} checked={choices.dedupe} onChange={choose('dedupe')}>
+                One label for an owner of several of these parcels
+              </Checkbox>
+              {labels.withoutAddress > 0 ? (
+                <Checkbox id={`${id}-occupants`} checked={choices.occupants} onChange={choose('occupants')}>
+                  Add “Current Occupant” labels at the parcel’s location for the{' '}
+                  {formatCount(labels.withoutAddress)} {labels.withoutAddress === 1 ? 'record' : 'records'}{' '}
+                  with no mailing address
+                </Checkbox>
+              ) : null}
+              <p className="opp-abutters__label-count" aria-live="polite">
+                {labelCountText(labels, choices)}
+              </p>
+            </fieldset>
+          ) : null}
+          {count > 0 ? (
+            <Checkbox
+              id={`${id}-in-print`}
+              checked={inPrint}
+              onChange={setInPrint}
+              className="opp-abutters__in-print"
+            >
+              Include the abutters list when printing this record
+            </Checkbox>
+          ) : null}
           {count === 0 ? (
             <p className="opp-empty">No other parcel lies within {shownFeet} ft of this one.</p>
           ) : (
@@ -176,5 +250,39 @@ export function AbuttersPanel({ clientId, account, hrefFor }: AbuttersPanelProps
         </>
       ) : null}
     </section>
+  );
+}
+
+/** "The labels PDF holds 12 owner labels and 3 “Current Occupant” labels." */
+function labelCountText(labels: ReturnType<typeof noticeLabels>, choices: LabelChoices): string {
+  const n = (count: number, what: string) => `${formatCount(count)} ${what}${count === 1 ? '' : 's'}`;
+  const parts = [n(labels.owners, 'owner label')];
+  if (choices.occupants) parts.push(n(labels.occupants, '“Current Occupant” label'));
+  const left = labels.withoutAddress - labels.occupants;
+  const none =
+    left > 0 ? ` ${n(left, 'record')} with no mailing address ${left === 1 ? 'gets' : 'get'} no label.` : '';
+  return `The labels PDF holds ${parts.join(' and ')}.${none}`;
+}
+
+function Checkbox(props: {
+  id: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`usa-checkbox${props.className ? ` ${props.className}` : ''}`}>
+      <input
+        className="usa-checkbox__input"
+        id={props.id}
+        type="checkbox"
+        checked={props.checked}
+        onChange={(e: ChangeEvent<HTMLInputElement>) => props.onChange(e.target.checked)}
+      />
+      <label className="usa-checkbox__label" htmlFor={props.id}>
+        {props.children}
+      </label>
+    </div>
   );
 }

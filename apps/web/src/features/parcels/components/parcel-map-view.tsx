@@ -1,4 +1,4 @@
-import type { ParcelFeature } from '@opp/contracts';
+import type { ParcelFeature, ParcelGeometry } from '@opp/contracts';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
@@ -15,6 +15,13 @@ export interface ParcelMapViewProps {
   features: ParcelFeature[];
   /** The record's own parcel, drawn highlighted above the others; the map is fitted to it. */
   subject?: ParcelFeature;
+  /**
+   * The parcels to pick out (the subject's abutters), by account or map/lot: drawn outlined, the others
+   * faint. Absent: every parcel is drawn alike.
+   */
+  highlight?: { accounts: ReadonlySet<string>; mapLots: ReadonlySet<string> };
+  /** The ground within the abutters' distance of the subject, drawn as a dashed outline. */
+  zone?: ParcelGeometry | null;
   /** Where a parcel's record is. */
   hrefFor: (account: string) => string;
   /** Tile address ({z}/{x}/{y}); empty: parcels on a plain background. */
@@ -37,6 +44,25 @@ export function attributionFor(tilesUrl: string): string {
 
 const SUBJECT_STYLE: L.PathOptions = { color: '#b50909', weight: 3, fillColor: '#d83933', fillOpacity: 0.45 };
 const PARCEL_STYLE: L.PathOptions = { color: '#1a4480', weight: 1, fillColor: '#73b3e7', fillOpacity: 0.15 };
+/** An abutter, when the subject's abutters are picked out: a heavier outline than any other parcel. */
+const ABUTTER_STYLE: L.PathOptions = {
+  color: '#162e51',
+  weight: 2.5,
+  fillColor: '#2378c3',
+  fillOpacity: 0.3,
+};
+/** Any other parcel then: there for orientation, faint. */
+const OTHER_STYLE: L.PathOptions = { color: '#71767a', weight: 1, fillColor: '#dfe1e2', fillOpacity: 0.1 };
+const ZONE_STYLE: L.PathOptions = {
+  color: '#1b1b1b',
+  weight: 2,
+  dashArray: '6 5',
+  fill: false,
+  interactive: false,
+};
+
+/** The printed map's width: parcels.css gives the map this width in print. */
+const PRINT_WIDTH = '6.5in';
 
 /** The feature's text for its tooltip: text nodes, never HTML (the names come from the town's data). */
 function tooltipOf(f: ParcelFeature): HTMLElement {
@@ -54,6 +80,8 @@ const copy = (f: ParcelFeature) => ({ ...f, properties: { ...f.properties } });
 export default function ParcelMapView({
   features,
   subject,
+  highlight,
+  zone,
   hrefFor,
   tilesUrl,
   label,
@@ -63,6 +91,7 @@ export default function ParcelMapView({
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const fittedRef = useRef<string | null>(null);
+  const subjectBoundsRef = useRef<L.LatLngBounds | null>(null);
   // Read by the click handlers, which outlive a render.
   const hrefForRef = useRef(hrefFor);
   useEffect(() => {
@@ -78,8 +107,40 @@ export default function ParcelMapView({
       scrollWheelZoom: false,
     });
     map.setView([0, 0], 2);
+    // The map is one Tab stop (Leaflet's keyboard handler: arrows pan, + and - zoom); its zoom buttons are
+    // for the pointer, and the parcels are links in the list beside it.
+    map.zoomControl
+      .getContainer()
+      ?.querySelectorAll('a')
+      .forEach((a) => {
+        a.tabIndex = -1;
+      });
     mapRef.current = map;
+
+    // A printout centres the subject, on the page's width (print CSS: PRINT_WIDTH), as printing starts.
+    const container = containerRef.current!;
+    const centre = () => {
+      map.invalidateSize({ animate: false, pan: false });
+      const bounds = subjectBoundsRef.current;
+      if (bounds) map.setView(bounds.getCenter(), map.getZoom(), { animate: false });
+    };
+    const beforePrint = () => {
+      container.style.width = PRINT_WIDTH;
+      centre();
+    };
+    const afterPrint = () => {
+      container.style.width = '';
+      centre();
+    };
+    const printing = window.matchMedia('print');
+    const printChange = () => (printing.matches ? centre() : afterPrint());
+    window.addEventListener('beforeprint', beforePrint);
+    window.addEventListener('afterprint', afterPrint);
+    printing.addEventListener('change', printChange);
     return () => {
+      window.removeEventListener('beforeprint', beforePrint);
+      window.removeEventListener('afterprint', afterPrint);
+      printing.removeEventListener('change', printChange);
       map.remove();
       mapRef.current = null;
       fittedRef.current = null;
@@ -105,8 +166,11 @@ export default function ParcelMapView({
   useEffect(() => {
     const map = mapRef.current;
     if (!map) return;
+    const picked = (f: ParcelFeature) =>
+      highlight!.accounts.has(f.properties.Account) ||
+      (f.properties.MapLot !== '' && highlight!.mapLots.has(f.properties.MapLot));
     const parcels = L.geoJSON(features.map(copy), {
-      style: () => PARCEL_STYLE,
+      style: (f) => (!highlight ? PARCEL_STYLE : picked(f as ParcelFeature) ? ABUTTER_STYLE : OTHER_STYLE),
       onEachFeature: (f: ParcelFeature, path) => {
         path.bindTooltip(tooltipOf(f), { sticky: true });
         path.on('click', () => {
@@ -114,6 +178,7 @@ export default function ParcelMapView({
         });
       },
     }).addTo(map);
+    const ring = zone ? L.geoJSON(zone, { style: () => ZONE_STYLE, interactive: false }).addTo(map) : null;
     // On top, and taking the clicks on its own shape (which condominium units share).
     const own = subject
       ? L.geoJSON(copy(subject), {
@@ -121,20 +186,28 @@ export default function ParcelMapView({
           onEachFeature: (f: ParcelFeature, path) => path.bindTooltip(tooltipOf(f), { sticky: true }),
         }).addTo(map)
       : null;
-    // Fitted once per thing to show, not again when neighbours arrive or after the user has moved.
+    subjectBoundsRef.current = own?.getBounds() ?? null;
+    // Chromium makes an SVG shape with focus listeners (Leaflet's tooltips add them) a Tab stop of its
+    // own: the map is one stop, and its parcels are links in the list beside it.
+    for (const group of [parcels, own])
+      group?.eachLayer((layer) => (layer as L.Path).getElement()?.setAttribute('tabindex', '-1'));
+    // Fitted once per thing to show (the subject with its zone: a new distance is a new thing), not again
+    // when neighbours arrive or after the user has moved.
     const fit = subject ? [subject] : features;
-    const key = fit.map((f) => f.properties.Account).join('\n');
+    const shown = ring ?? own ?? parcels;
+    const key = `${fit.map((f) => f.properties.Account).join('\n')}\n${ring?.getBounds().toBBoxString() ?? ''}`;
     if (fit.length && fittedRef.current !== key) {
       fittedRef.current = key;
-      const bounds = (own ?? parcels).getBounds();
+      const bounds = shown.getBounds();
       if (bounds.isValid())
         map.fitBounds(bounds, { padding: [32, 32], maxZoom: subject ? 18 : 19, animate: false });
     }
     return () => {
       parcels.remove();
+      ring?.remove();
       own?.remove();
     };
-  }, [features, subject, navigate]);
+  }, [features, subject, highlight, zone, navigate]);
 
   return (
     <div

@@ -1,4 +1,5 @@
 import type { ParcelFeature } from '@opp/contracts';
+import type { ParcelMapViewProps } from './parcel-map-view';
 import { lazy, Suspense, useId, useRef } from 'react';
 import { usePublicConfig } from '@/features/auth/api/get-public-config';
 import { useNearViewport } from '@/hooks/use-near-viewport';
@@ -9,6 +10,8 @@ const ParcelMapView = lazy(() => import('./parcel-map-view'));
 export interface ParcelMapProps {
   features: ParcelFeature[];
   subject?: ParcelFeature;
+  highlight?: ParcelMapViewProps['highlight'];
+  zone?: ParcelMapViewProps['zone'];
   hrefFor: (account: string) => string;
   /** The map's accessible name. */
   label: string;

@@ -23,10 +23,10 @@ function focusTarget(pathname: string): HTMLElement | null {
 
 /**
  * After a move to another page (home → town, results → record, Next, Previous), focus goes to the new
- * page's main heading (a town's own page: its search box) once it is shown, and the page's title is
+ * page's main heading (a town's own page: its search box) once it is shown, and the heading is
  * announced: a screen reader user hears where they are, and Tab goes on from the top of the new page
  * (WCAG 2.4.3). Not on the first page, whose focus the browser and the painted page own, and never
- * once the visitor has pressed a key or clicked on the new page.
+ * once the visitor has pressed a key or clicked, or focus was put elsewhere, on the new page.
  * Returns the text for a polite live region.
  */
 export function useRouteFocus(): string {
@@ -43,27 +43,35 @@ export function useRouteFocus(): string {
 
     // Until the visitor acts: a heading replaced or rewritten as the record arrives is focused and
     // announced anew (the old record's heading may be shown for a moment).
+    let placed: Element | null = null;
     const place = () => {
       const target = focusTarget(pathname);
       if (!target) return;
       if (document.activeElement !== target) {
         if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
+        placed = target;
         target.focus({ preventScroll: true });
       }
       const heading = document.querySelector('#main-content h1')?.textContent?.trim();
       setAnnouncement(heading || document.title);
     };
     const observer = new MutationObserver(place);
+    // Focus put elsewhere (by the visitor, or by the page itself) is left there.
+    const focusedElsewhere = (e: FocusEvent) => {
+      if (e.target !== placed) stop();
+    };
     const stop = () => {
       observer.disconnect();
       window.clearTimeout(timer);
       window.removeEventListener('keydown', stop, true);
       window.removeEventListener('pointerdown', stop, true);
+      window.removeEventListener('focusin', focusedElsewhere, true);
     };
     const timer = window.setTimeout(stop, WAIT_MS);
     observer.observe(document.body, { childList: true, subtree: true, characterData: true });
     window.addEventListener('keydown', stop, true);
     window.addEventListener('pointerdown', stop, true);
+    window.addEventListener('focusin', focusedElsewhere, true);
     place();
     return stop;
   }, [pathname]);

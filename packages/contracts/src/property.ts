@@ -256,8 +256,9 @@ export const TaxRow = z.object({
 export type TaxRow = z.output<typeof TaxRow>;
 
 /**
- * One year's assessed values (Lyme's assessment history, or a town's earlier roll: publishing a roll
- * adds the values of the roll it replaces: apps/server/src/features/imports/value-history.ts).
+ * One year's assessed values (Lyme's assessment history, or a town's earlier roll: each published
+ * roll's values are filed under its year in the town's valuation history,
+ * apps/server/src/features/imports/value-history.ts).
  */
 export const ValuationYear = z.object({
   Year: fast(

@@ -11,6 +11,7 @@ import {
 import { openMappedSource, type MappedInput } from '../src/features/imports/mapping/mapped-source.ts';
 import { loadMappingFile } from '../src/features/imports/mapping/mapping-file.ts';
 import { propertiesRepository } from '../src/features/properties/properties.repository.ts';
+import { rollImportService, type RollReading } from '../src/features/imports/roll-import.service.ts';
 import { testEngine } from './helpers.ts';
 
 /*
@@ -26,6 +27,7 @@ export const EXAMPLES = {
   'lyme-nh': { folder: 'lyme-nh', files: null },
   'cambridge-fy2014': { folder: 'cambridge-ma', files: ['cambridge_taxfy14.csv'] },
   'cambridge-fy2025': { folder: 'cambridge-ma', files: ['cambridge_property_database_fy2025_1000rows.csv'] },
+  'lebanon-nhdra': { folder: 'lebanon-nh', files: ['nhdra.csv'] },
 } as const;
 export type ExampleName = keyof typeof EXAMPLES;
 
@@ -51,6 +53,32 @@ export async function openExample(name: ExampleName): Promise<MappedInput> {
     mapping,
     exampleFiles(name)!.map((p) => ({ path: p })),
   );
+}
+
+/**
+ * Publishes files read through a built-in format or a mapping file, as `portal import` does (with its
+ * run, its audit entry and the refusal of a file whose needed fields are all empty).
+ */
+export async function importFiles(
+  db: Db,
+  clientId: number,
+  reading: RollReading,
+  files: string[],
+  options: ImportOptions = {},
+): Promise<ImportOutcome> {
+  const input = await rollImportService.open(
+    reading,
+    files.map((p) => ({ path: p, name: path.basename(p) })),
+  );
+  const run = await rollImportService.createRun(db, { clientId, userId: null, actor: 'test' }, input, {
+    actor: null,
+    ip: null,
+  });
+  return rollImportService.publish(db, run, input.source(), () => {}, {
+    engine: testEngine,
+    checks: input,
+    ...options,
+  });
 }
 
 /** Publishes an example through the real import service, as the command line does. */

@@ -12,9 +12,9 @@ import { cliHarness } from '../../test/cli-harness.ts';
 const { portal, withDb, file, dir } = cliHarness('import-cli');
 
 const REM =
-  'REM_ACCT_NUM,REM_PID,REM_MBLU_MAP,REM_MBLU_BLOCK,REM_MBLU_LOT,REM_MBLU_UNIT,REM_PRCL_LOCN_NUM,REM_PRCL_LOCN_STREET,PRC_TTL_ASSESS,OWN_NAME1,VISION_EXTRA\n' +
-  '1042,11,R03,012,,,12,MAIN ST,"200,500","PINE COVE HOLDINGS LLC",x\n' +
-  '1043,12,R03,013,,,0,POND RD,21000,,y\n';
+  'REM_ACCT_NUM,REM_PID,REM_MBLU_MAP,REM_MBLU_BLOCK,REM_MBLU_LOT,REM_MBLU_UNIT,REM_PRCL_LOCN_NUM,REM_PRCL_LOCN_STREET,PRC_TTL_LAND_VAL,PRC_TTL_BLDG_VAL,PRC_TTL_ASSESS,PRC_TTL_ACRES,OWN_NAME1,VISION_EXTRA\n' +
+  '1042,11,R03,012,,,12,MAIN ST,"45,000","155,500","200,500",1.5,"PINE COVE HOLDINGS LLC",x\n' +
+  '1043,12,R03,013,,,0,POND RD,21000,0,21000,0.25,,y\n';
 const SLH = 'REM_ACCT_NUM,SLH_SALE_DATE,SLH_SALE_PRICE\n1042,5/1/2019,"$245,000"\n1042,20010102,1000\n';
 
 describe('portal import with formats and mappings', () => {
@@ -42,7 +42,26 @@ describe('portal import with formats and mappings', () => {
     expect(run.stdout).toMatch(/^ {2}StreetNumber\s+1 of 2 \(50\.0%\)$/m);
     expect(run.stdout).toMatch(/^ {2}Sales\.SalePrice\s+2 of 2 \(100%\)$/m);
     expect(run.stdout).toMatch(/^ {2}rem\.csv: VISION_EXTRA$/m);
+    expect(run.stdout).toMatch(/^Optional columns the files do not have: .*REM_PRCL_LOCN_APT \(Apartment\)/m);
     expect(run.stdout).toMatch(/Nothing was written\.$/m);
+  }, 60_000);
+
+  it('a dry run refuses a file whose values would all be empty, and names doubtful values as warnings', async () => {
+    const run = await portal([
+      'import',
+      '--format',
+      'vision',
+      '--dry-run',
+      file('rem-empty.csv', REM.replace('PRC_TTL_LAND_VAL', 'LAND_VALUE')),
+      file('slh-old.csv', 'REM_ACCT_NUM,SLH_SALE_DATE,SLH_SALE_PRICE\n1042,07/23/0987,1000\n1043,,500\n'),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^2 warnings \(values published as given\):$/m);
+    expect(run.stdout).toMatch(
+      /^ {2}line 2: Sales\[0\]\.SaleDate \(column "SLH_SALE_DATE" of slh-old\.csv line 2\): the year 0987 is unlikely; published as given$/m,
+    );
+    expect(run.stderr).toMatch(/^every record's land value \(LandValue\) came out empty/m);
+    expect(run.stderr).toMatch(/would be rejected: 1 problem in 2 records\. Nothing was written\.$/m);
   }, 60_000);
 
   it('a dry run that finds problems names line, field and column, and exits 1', async () => {
@@ -96,6 +115,26 @@ describe('portal import with formats and mappings', () => {
     expect(run.stdout).toMatch(/^ {2}LandValue\s+1 of 2 \(50\.0%\)$/m);
     expect(run.stderr).toMatch(/^line 2: Account: 1 appears again \(first on line 1\)$/m);
   }, 60_000);
+
+  it('a town’s export given as the portal’s own format is refused by its header, without a count of records', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `${i},8-${i},${i} CANAL PK,100,1,2,3`).join('\n');
+    const run = await portal([
+      'import',
+      '--dry-run',
+      file(
+        'taxfy14.csv',
+        `PID,ML,Location,LandArea,TotalAppraisedLandValue,TotalAppraisedImprovements,TotalAppraisedParcelValue\n${rows}\n`,
+      ),
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^portal import: the files do not fit the portal’s own format; nothing was changed$/m,
+    );
+    expect(run.stderr).toMatch(
+      /^portal import: taxfy14\.csv is not in the portal's own CSV format: 7 of its 7 columns are not fields of the record \(PID, ML, Location, LandArea, TotalAppraisedLandValue, TotalAppraisedImprovements, …\), and it has no Account column\. A town's own export is read through a built-in format or a mapping file \(examples in docs\/examples\)$/m,
+    );
+    expect(run.stderr).not.toMatch(/records/);
+  });
 
   it('a missing column, an unknown format or a broken mapping is one clear message before anything is read', async () => {
     const missing = await portal([

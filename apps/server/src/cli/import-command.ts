@@ -7,9 +7,11 @@ import { clientsService } from '../features/clients/clients.service.ts';
 import {
   rollImportService,
   RollInputError,
+  type RollCheck,
   type RollInput,
   type RollReading,
 } from '../features/imports/roll-import.service.ts';
+import { ADJUST_WORDS } from '../features/imports/import-notes.ts';
 import { claimForProcess } from '../features/roll-publishing/roll-publishing.service.ts';
 import { cliAuditActor } from './cli-audit.ts';
 import { withDatabase } from './database.ts';
@@ -36,7 +38,9 @@ Options:
   --mapping FILE      read the files through a mapping file (docs/import-format.md)
   --list-formats      list the built-in formats, one a line
   --dry-run           map and check everything, write nothing: prints the record
-                      count, each field's fill rate, unused columns and problems
+                      count, each field's fill rate, unused and absent columns,
+                      warnings and problems; with --state and --city, what it
+                      would add, remove and change in the town's published roll
   --preview N         print the first N records as JSON Lines, write nothing
   -h, --help          show this help`;
 
@@ -106,7 +110,23 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   }
   const { fileName } = input;
 
-  if (checkOnly) return check(io, { input, preview, dryRun: values['dry-run'] === true });
+  if (checkOnly) {
+    // A dry run for a named town compares the files with what it has published.
+    if (!state || !city) return check(io, { input, preview, dryRun: values['dry-run'] === true });
+    return withDatabase(io, async (database) => {
+      const client = await clientsService.findByStateCity(database.db, state, city);
+      if (!client)
+        throw new CliError(
+          `there is no client "${city}, ${state}". Create it first: portal client add --state "${state}" --city "${city}"`,
+        );
+      return check(io, {
+        input,
+        preview,
+        dryRun: values['dry-run'] === true,
+        town: { db: database.db, clientId: client.id },
+      });
+    });
+  }
 
   return withDatabase(io, async (database, config) => {
     const db = database.db;
@@ -162,7 +182,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
               `Published. Any roll it replaces stays readable for ${config.rollRetireSeconds} s (for requests still reading it), then is removed.`,
             );
         },
-        { engine: database.engine, retireAfterMs },
+        { engine: database.engine, retireAfterMs, checks: input },
       );
     } catch (err) {
       bar.clear();
@@ -174,6 +194,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
     }
     bar.clear();
     const seconds = ((published ?? performance.now()) - started) / 1000;
+    printNotes(io, outcome, input);
     if (!outcome.ok) {
       for (const e of outcome.errors) write(io.stderr, e);
       const more = outcome.errorCount - outcome.errors.length;
@@ -217,16 +238,50 @@ function readableSize(file: string): number {
 }
 
 /**
+ * The warnings and the values the mapping left out or changed, as a dry run and an import both report
+ * them; the optional columns the files lack are named.
+ */
+function printNotes(
+  io: CliIo,
+  notes: Pick<RollCheck, 'warnings' | 'warningCount' | 'adjusted'>,
+  input: RollInput,
+  out = io.stdout,
+): void {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (input.absentColumns.length)
+    write(out, `Optional columns the files do not have: ${input.absentColumns.join(', ')}`);
+  for (const a of notes.adjusted) {
+    write(out, `${a.field}: ${n(a.count)} value${a.count === 1 ? '' : 's'} ${ADJUST_WORDS[a.kind]}`);
+    for (const e of a.examples) write(out, `  ${e}`);
+  }
+  if (notes.warningCount) {
+    write(
+      out,
+      `${n(notes.warningCount)} warning${notes.warningCount === 1 ? '' : 's'} (values published as given):`,
+    );
+    for (const w of notes.warnings) write(out, `  ${w}`);
+    if (notes.warningCount > notes.warnings.length)
+      write(out, `  … and ${n(notes.warningCount - notes.warnings.length)} more`);
+  }
+}
+
+/**
  * --dry-run and --preview: the whole input mapped and checked as an import would, nothing written.
  * Exits 1 when the import would have been rejected.
  */
 async function check(
   io: CliIo,
-  run: { input: RollInput; preview: number | undefined; dryRun: boolean },
+  run: {
+    input: RollInput;
+    preview: number | undefined;
+    dryRun: boolean;
+    town?: { db: Parameters<typeof rollImportService.publish>[0]; clientId: number };
+  },
 ): Promise<number> {
   let shown = 0;
   const { fileName } = run.input;
   const report = await rollImportService.check(run.input, {
+    ...(run.town ? { town: run.town } : {}),
     onRecord: (value) => {
       if (run.preview !== undefined && shown < run.preview) {
         shown++;
@@ -237,20 +292,57 @@ async function check(
   // With --preview alone, standard output is JSON Lines only; what the check found goes to stderr.
   const out = run.dryRun ? io.stdout : io.stderr;
   if (run.dryRun) {
-    write(out, `${fileName}: ${report.records.toLocaleString('en-US')} records`);
-    write(out, 'Fields filled (records or list items that got a value):');
-    const width = Math.max(...report.fill.map((f) => f.field.length), 5);
-    for (const f of report.fill)
+    const n = (x: number) => x.toLocaleString('en-US');
+    write(out, `${fileName}: ${n(report.records)} records`);
+    for (const h of run.input.headerLines)
       write(
         out,
-        `  ${f.field.padEnd(width)}  ${f.filled.toLocaleString('en-US').padStart(7)} of ${f.of.toLocaleString('en-US')} (${fillPercent(f.filled, f.of)}%)`,
+        `${h.file}: the header row is line ${h.line} (the line${h.line > 2 ? 's' : ''} above it ${h.line > 2 ? 'are' : 'is'} not part of the roll)`,
       );
-    const unused = run.input.unusedColumns.filter((u) => u.columns.length);
+    const changes = report.changes;
+    if (changes) {
+      write(
+        out,
+        `Compared with the published roll (${n(changes.published)} records): ${n(changes.added)} added, ${n(changes.removed)} removed, ${n(changes.changed)} changed, ${n(changes.unchanged)} unchanged (by Account)`,
+      );
+      const first = (label: string, list: typeof changes.firstAdded, count: number) => {
+        if (list.length)
+          write(
+            out,
+            `  ${label}: ${list.map((r) => (r.mapLot ? `${r.account} (map/lot ${r.mapLot})` : r.account)).join(', ')}${count > list.length ? ', …' : ''}`,
+          );
+      };
+      first('added', changes.firstAdded, changes.added);
+      first('removed', changes.firstRemoved, changes.removed);
+      first('changed', changes.firstChanged, changes.changed);
+    }
+    const published = new Map(changes?.publishedFill.map((f) => [f.field, f]) ?? []);
+    write(
+      out,
+      `Fields filled (records or list items that got a value${changes ? '; the published roll beside it' : ''}):`,
+    );
+    const width = Math.max(...report.fill.map((f) => f.field.length), 5);
+    for (const f of report.fill) {
+      const p = published.get(f.field);
+      const beside = changes
+        ? `   published ${n(p?.filled ?? 0).padStart(7)} of ${n(p?.of ?? changes.published)} (${fillPercent(p?.filled ?? 0, p?.of ?? changes.published)}%)`
+        : '';
+      write(
+        out,
+        `  ${f.field.padEnd(width)}  ${n(f.filled).padStart(7)} of ${n(f.of)} (${fillPercent(f.filled, f.of)}%)${beside}`,
+      );
+    }
+    const unused = run.input.unusedColumns.filter((u) => u.count);
     if (unused.length) {
       write(out, 'Columns no mapping reads:');
-      for (const u of unused) write(out, `  ${u.file}: ${u.columns.join(', ')}`);
+      for (const u of unused)
+        write(
+          out,
+          `  ${u.file}: ${u.columns.join(', ')}${u.count > u.columns.length ? ` … (${n(u.count)} in all)` : ''}`,
+        );
     }
   }
+  printNotes(io, report, run.input, out);
   if (report.problemCount === 0) {
     if (run.dryRun)
       write(out, 'No problems found: an import of these files would publish them. Nothing was written.');

@@ -237,12 +237,15 @@ function targetId(t: ColumnTarget): string {
   }
 }
 
-/** Digits with an optional sign, decimal part, thousands commas and leading "$"; nothing else. */
-const NUMBER = /^[-+]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?$/;
+/**
+ * Digits with an optional sign, decimal part, thousands commas, leading "$" and an exponent as
+ * spreadsheets write small numbers (`2.3e-05`); nothing else.
+ */
+const NUMBER = /^[-+]?\$?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,3})?$/;
 
 /** Strict number parsing: "1,250.50" → 1250.5; "N/A" stays a string so validation names it. */
 export function parseNumberCell(cell: string): number | string {
-  if (!NUMBER.test(cell) || !/\d/.test(cell)) return cell;
+  if (!NUMBER.test(cell)) return cell;
   return Number(cell.replace(/[$,]/g, ''));
 }
 

@@ -64,6 +64,11 @@ export interface ImportOptions {
    */
   retireAfterMs?: number;
   signal?: AbortSignal;
+  /**
+   * Problems only the whole file shows (a needed field empty on every record), asked once every record
+   * is read: any refuses the roll like a line's problem.
+   */
+  finalProblems?: () => string[];
 }
 
 /** Files smaller than this are parsed on the importing thread. */
@@ -244,6 +249,7 @@ export async function importRoll(
     await closePool();
     seen.clear();
     if (total === 0) report('the file holds no records');
+    for (const problem of options.finalProblems?.() ?? []) report(problem);
     if (errorCount > 0) {
       pending = [];
       await waitForWrite();

@@ -233,7 +233,10 @@ describe('CSV columns', () => {
     expect(parseNumberCell('-12')).toBe(-12);
     expect(parseNumberCell('.5')).toBe(0.5);
     expect(parseNumberCell('$95,000')).toBe(95000);
-    for (const bad of ['N/A', '1,23', '12abc', '1.2.3', '$', '-', '1e5', '0x10'])
+    // Scientific notation, as Excel and pandas write small numbers.
+    expect(parseNumberCell('2.3e-05')).toBe(0.000023);
+    expect(parseNumberCell('1E+06')).toBe(1_000_000);
+    for (const bad of ['N/A', '1,23', '12abc', '1.2.3', '$', '-', 'e5', '1e', '0x10'])
       expect(parseNumberCell(bad)).toBe(bad);
   });
 

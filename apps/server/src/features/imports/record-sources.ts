@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, type InfoRecord, type Options as CsvOptions } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
 import type { RecordSource } from './import.service.ts';
-import { columnForPath, readHeader, rowToRecord } from './csv-columns.ts';
+import { columnForPath, readHeader, resolveColumn, rowToRecord } from './csv-columns.ts';
 import { jsonlRecords, type LineBlock } from './jsonl-records.ts';
 
 /*
@@ -46,6 +47,41 @@ export function recordSourceFor(
   throw new UnsupportedRollFileError(
     `${path.basename(fileName)}: a roll file must end in .jsonl (JSON Lines) or .csv`,
   );
+}
+
+/**
+ * Why a CSV file is not in the portal's own format, read from its header row alone (before any
+ * record, so no count of records is claimed): one line saying so, then the header's problems. Null
+ * when the header is the portal's.
+ */
+export function csvHeaderProblems(filePath: string, fileName: string): string[] | null {
+  const fd = fs.openSync(filePath, 'r');
+  let text: string;
+  try {
+    const buf = Buffer.alloc(256 * 1024);
+    text = buf.toString('utf8', 0, fs.readSync(fd, buf, 0, buf.length, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+  let header: string[] | undefined;
+  try {
+    header = (parseSync(text, { bom: true, to_line: 1, relax_column_count: true }) as string[][])[0];
+  } catch {
+    return null; // not valid CSV: the import reports it on its line
+  }
+  if (!header) return null;
+  const read = readHeader(header);
+  if ('layout' in read) return null;
+  const unknown = header.filter((h) => typeof resolveColumn(h) === 'string');
+  const noAccount = read.errors.includes('no Account column');
+  return [
+    `${path.basename(fileName)} is not in the portal's own CSV format: ${
+      unknown.length
+        ? `${unknown.length} of its ${header.length} columns are not fields of the record (${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''})`
+        : 'its columns do not fit the record'
+    }${noAccount ? ', and it has no Account column' : ''}. A town's own export is read through a built-in format or a mapping file (examples in docs/examples)`,
+    ...read.errors.slice(0, 20),
+  ];
 }
 
 /**

@@ -13,8 +13,16 @@ import { dryRun, type DryRunReport } from './mapping/dry-run.ts';
 import { builtInFormat, listFormats } from './mapping/formats.ts';
 import { openMappedSource } from './mapping/mapped-source.ts';
 import { loadMappingFile, MappingError, type Mapping } from './mapping/mapping-file.ts';
-import { recordSourceFor, rollFormatOf, type SourceOptions } from './record-sources.ts';
+import { csvHeaderProblems, recordSourceFor, rollFormatOf, type SourceOptions } from './record-sources.ts';
 import { rollsRepository, type ImportRun } from './rolls.repository.ts';
+import { ADJUST_WORDS, ImportNotes, notedSource, type Adjusted } from './import-notes.ts';
+import { RollComparison, type ChangedRecord, type RollChanges } from './roll-changes.ts';
+import { clientsService } from '../clients/clients.service.ts';
+
+/** Whether the town publishes owner names (an owner column empty on every record is then refused). */
+async function publishesOwners(db: Db, clientId: number): Promise<boolean> {
+  return (await clientsService.findById(db, clientId))?.publishOwnerNames ?? true;
+}
 
 /*
  * The one way into a roll, for the `portal import` command and the provider console's upload alike:
@@ -55,7 +63,13 @@ export interface RollInput {
   mapped: boolean;
   /** The portal fields a mapping fills (a dry run lists them even when no record got a value). */
   mappedFields: string[] | undefined;
-  unusedColumns: Array<{ file: string; columns: string[] }>;
+  /** Fields the mapping says the file has none of on purpose. */
+  absent: string[] | undefined;
+  unusedColumns: Array<{ file: string; columns: string[]; count: number }>;
+  /** Files whose header row is below a junk line, and its line. */
+  headerLines: Array<{ file: string; line: number }>;
+  /** Optional columns the format or mapping reads that the files do not have. */
+  absentColumns: string[];
 }
 
 /**
@@ -75,6 +89,15 @@ export class RollInputError extends Error {
 
 export interface RollCheck extends DryRunReport {
   sample: Array<{ line: number; record: Record<string, unknown> }>;
+  /** The comparison with the town's published roll; null when none is published (or no town named). */
+  changes: RollChanges | null;
+}
+
+/** What a publishing run reports besides its outcome: the same warnings and counts as a dry run. */
+export interface PublishOutcome extends ImportOutcome {
+  warnings: string[];
+  warningCount: number;
+  adjusted: Adjusted[];
 }
 
 const PLAIN_FILE = 'a roll file must end in .jsonl, .ndjson or .csv';
@@ -108,13 +131,18 @@ export const rollImportService = {
         ]);
       const file = files[0]!;
       if (!rollFormatOf(file.name)) throw new RollInputError('roll-file', file.name, [PLAIN_FILE]);
+      const notOurs = rollFormatOf(file.name) === 'csv' ? csvHeaderProblems(file.path, file.name) : null;
+      if (notOurs) throw new RollInputError('files', 'the portal’s own format', notOurs);
       return {
         source: (o = options) => recordSourceFor(file.path, file.name, o),
         fileName: file.name,
         origin: { format: null, mapping: null, mappingJson: null, files: [file.name] },
         mapped: false,
         mappedFields: undefined,
+        absent: undefined,
         unusedColumns: [],
+        headerLines: [],
+        absentColumns: [],
       };
     }
 
@@ -143,7 +171,10 @@ export const rollImportService = {
         },
         mapped: true,
         mappedFields: Object.keys(mapping.fields),
+        absent: mapping.absent,
         unusedColumns: input.unusedColumns,
+        headerLines: input.headerLines,
+        absentColumns: input.absentColumns,
       };
     } catch (err) {
       if (err instanceof MappingError)
@@ -162,33 +193,81 @@ export const rollImportService = {
    */
   async check(
     input: RollInput,
-    options: { sample?: number; onRecord?: (value: Record<string, unknown>, line: number) => void } = {},
+    options: {
+      sample?: number;
+      onRecord?: (value: Record<string, unknown>, line: number) => void;
+      /** The town, to compare with what it has published and to know whether it publishes owners. */
+      town?: { db: Db; clientId: number };
+    } = {},
   ): Promise<RollCheck> {
     const sample: RollCheck['sample'] = [];
     const keep = options.sample ?? 0;
+    const { town } = options;
+    const compare = town ? await RollComparison.load(town.db, town.clientId) : null;
     const report = await dryRun(input.source(), {
       mappedFields: input.mappedFields,
+      absent: input.absent,
+      publishesOwners: town ? await publishesOwners(town.db, town.clientId) : true,
       onRecord: (value, line) => {
         if (sample.length < keep) sample.push({ line, record: value });
+        compare?.see(value);
         options.onRecord?.(value, line);
       },
     });
-    return { ...report, sample };
+    return {
+      ...report,
+      sample,
+      changes: compare?.result(report.fill.map((f) => f.field)) ?? null,
+    };
   },
 
   previewDto(input: RollInput, check: RollCheck): RollPreviewDto {
+    const published = new Map(check.changes?.publishedFill.map((f) => [f.field, f]) ?? []);
+    const listed = (r: ChangedRecord[]) => r.map((x) => ({ Account: x.account, MapLot: x.mapLot }));
     return {
       SourceFiles: input.origin.files,
       Format: input.origin.format,
       Mapping: input.origin.mapping,
       Records: check.records,
-      Fill: check.fill.map((f) => ({ Field: f.field, Filled: f.filled, Of: f.of })),
+      HeaderLines: input.headerLines.map((h) => ({ File: h.file, Line: h.line })),
+      AbsentColumns: input.absentColumns,
+      Fill: check.fill.map((f) => {
+        const p = published.get(f.field);
+        return {
+          Field: f.field,
+          Filled: f.filled,
+          Of: f.of,
+          ...(check.changes
+            ? { PublishedFilled: p?.filled ?? 0, PublishedOf: p?.of ?? check.changes.published }
+            : {}),
+        };
+      }),
       UnusedColumns: input.unusedColumns
-        .filter((u) => u.columns.length > 0)
-        .map((u) => ({ File: u.file, Columns: u.columns })),
+        .filter((u) => u.count > 0)
+        .map((u) => ({ File: u.file, Columns: u.columns, Count: u.count })),
       Sample: check.sample.map((s) => ({ Line: s.line, Record: s.record })),
       ProblemCount: check.problemCount,
       Problems: check.problems,
+      WarningCount: check.warningCount,
+      Warnings: check.warnings,
+      Adjusted: check.adjusted.map((a) => ({
+        Field: a.field,
+        What: ADJUST_WORDS[a.kind],
+        Count: a.count,
+        Examples: a.examples,
+      })),
+      Changes: check.changes
+        ? {
+            Published: check.changes.published,
+            Added: check.changes.added,
+            Removed: check.changes.removed,
+            Changed: check.changes.changed,
+            Unchanged: check.changes.unchanged,
+            FirstAdded: listed(check.changes.firstAdded),
+            FirstRemoved: listed(check.changes.firstRemoved),
+            FirstChanged: listed(check.changes.firstChanged),
+          }
+        : null,
     };
   },
 
@@ -220,15 +299,21 @@ export const rollImportService = {
     });
   },
 
-  /** Checks and writes every record of a created run, and publishes the roll when all are good. */
-  publish(
+  /**
+   * Checks and writes every record of a created run, and publishes the roll when all are good. With
+   * `checks` (the input's mapped fields), a file whose needed fields are all empty is refused, as its
+   * dry run says; the outcome carries the run's warnings and the values the mapping changed.
+   */
+  async publish(
     db: Db,
     run: ImportRun,
     source: RecordSource,
     onProgress: (p: ImportProgress) => void,
-    options: ImportOptions,
-  ): Promise<ImportOutcome> {
-    return importRoll(
+    options: ImportOptions & { checks?: Pick<RollInput, 'mappedFields' | 'absent'> },
+  ): Promise<PublishOutcome> {
+    const notes = new ImportNotes();
+    const owners = options.checks?.mappedFields ? await publishesOwners(db, run.clientId) : true;
+    const outcome = await importRoll(
       db,
       {
         clientId: run.clientId,
@@ -237,9 +322,22 @@ export const rollImportService = {
         fileName: run.fileName,
         runId: run.id,
       },
-      source,
+      notedSource(source, notes),
       onProgress,
-      options,
+      {
+        ...options,
+        finalProblems: () =>
+          notes.emptyFields(options.checks?.mappedFields, {
+            absent: options.checks?.absent,
+            publishesOwners: owners,
+          }),
+      },
     );
+    return {
+      ...outcome,
+      warnings: notes.warnings,
+      warningCount: notes.warningCount,
+      adjusted: notes.adjustments(),
+    };
   },
 };

@@ -6,6 +6,7 @@ import { packRecord } from '../properties/record-codec.ts';
 import { copySearchValues } from '../search/search-columns.ts';
 import { fastParseRecord } from './record-fast-path.ts';
 import { copyHistoryRows } from './value-history.ts';
+import type { ValueNote } from './import-notes.ts';
 
 /*
  * What an import computes for each record, from input to COPY text: the check against the contract,
@@ -22,8 +23,16 @@ export type SourceRecord =
       line: number;
       value: unknown;
       field?: (path: PropertyKey[]) => string | null;
+      /** Values a mapping left out or changed on purpose (import-notes.ts). */
+      notes?: ValueNote[];
     }
-  | { line: number; error: string };
+  | {
+      line: number;
+      error: string;
+      /** What could be read of the record, for its fill rates (a record with a problem still counts). */
+      partial?: Record<string, unknown>;
+      notes?: ValueNote[];
+    };
 
 /** The roll's columns in the order copyRow writes them (`record` stays empty: see RECORD_COPY_COLUMNS). */
 export { ROLL_COPY_COLUMNS } from '../search/search-columns.ts';

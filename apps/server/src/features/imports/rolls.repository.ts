@@ -255,6 +255,27 @@ export const rollsRepository = {
   },
 
   /**
+   * The client's published records (stored form), a page at a time in account order, for a dry run's
+   * comparison with what it would replace. Nothing when the client has no roll.
+   */
+  async *publishedRecords(db: Executor, clientId: number, page = 5000): AsyncGenerator<string[]> {
+    let after = '';
+    for (;;) {
+      const rows = await queryRows<{ account: string; record: string }>(
+        db,
+        sql`select r.account, r.record from property_records r
+              join clients c on c.active_roll_id = r.roll_id
+             where c.id = ${clientId} and r.account > ${after}
+             order by r.account limit ${page}`,
+      );
+      if (rows.length === 0) return;
+      yield rows.map((r) => r.record);
+      after = rows[rows.length - 1]!.account;
+      if (rows.length < page) return;
+    }
+  },
+
+  /**
    * Sets the visibility map of a published roll's table (index-only counts) without blocking readers.
    * Not inside a transaction; on PostgreSQL only: PGlite would run it on the server's one thread.
    */

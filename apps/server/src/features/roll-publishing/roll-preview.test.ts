@@ -127,7 +127,9 @@ describe('preview, then publish', () => {
       Records: 3,
       ProblemCount: 0,
       Problems: [],
-      UnusedColumns: [{ File: 'town-l3.csv', Columns: expect.arrayContaining(['COUNTY_EXTRA']) }],
+      UnusedColumns: [
+        { File: 'town-l3.csv', Columns: expect.arrayContaining(['COUNTY_EXTRA']), Count: expect.any(Number) },
+      ],
     });
     const fill = Object.fromEntries(preview.Fill.map((f) => [f.Field, `${f.Filled}/${f.Of}`]));
     expect(fill).toMatchObject({ Account: '3/3', StreetNumber: '3/3', Apartment: '1/3', TotalAcres: '3/3' });
@@ -223,7 +225,7 @@ describe('preview, then publish', () => {
     ).json() as RollPreviewDto;
     expect(preview).toMatchObject({ Mapping: 'our-town.json', Format: null, Records: 2, ProblemCount: 0 });
     expect(preview.Sample.map((s) => s.Record.TotalAcres)).toEqual([1, 0.5]);
-    expect(preview.UnusedColumns).toEqual([{ File: 'parcels.csv', Columns: ['NOTE'] }]);
+    expect(preview.UnusedColumns).toEqual([{ File: 'parcels.csv', Columns: ['NOTE'], Count: 1 }]);
 
     const res = await post(`/api/rolls/${client.id}`, provider, body());
     expect(res.statusCode).toBe(202);

@@ -269,7 +269,7 @@ export class RollPublisher {
             .recordProgress(this.db, run.id, { imported, bytesRead, fileBytes })
             .catch(() => {});
         },
-        { ...this.options, signal },
+        { ...this.options, signal, checks: input.roll },
       );
       if (!outcome.ok)
         this.log.info(
@@ -333,7 +333,7 @@ export const rollPublishingService = {
     const input = await openUpload(upload);
     return rollImportService.previewDto(
       input,
-      await rollImportService.check(input, { sample: PREVIEW_RECORDS }),
+      await rollImportService.check(input, { sample: PREVIEW_RECORDS, town: { db, clientId } }),
     );
   },
 

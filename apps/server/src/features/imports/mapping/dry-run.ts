@@ -1,53 +1,49 @@
 import { fullCheck } from '../full-check.ts';
 import type { RecordSource } from '../import.service.ts';
-import { RECORD_FIELDS } from './record-fields.ts';
+import { ImportNotes, type Adjusted, type FillRate } from '../import-notes.ts';
 import { prepareRecords, type SourceRecord } from '../roll-rows.ts';
 
 /*
  * A dry run: every record mapped and checked exactly as an import checks it (the contract, unique
- * accounts), and nothing written. What it found is what the import would report.
+ * accounts, the refusal of a file whose needed fields are all empty), and nothing written. What it
+ * found is what the import would report, warnings included.
  */
 
-export interface FillRate {
-  /** `TotalAcres`, or `Sales.SalePrice` for a field of a list's items. */
-  field: string;
-  filled: number;
-  /** Records, or for an item field the items of its list. */
-  of: number;
-}
+export type { FillRate } from '../import-notes.ts';
 
 export interface DryRunReport {
   records: number;
   fill: FillRate[];
   problems: string[];
   problemCount: number;
+  warnings: string[];
+  warningCount: number;
+  /** Values the mapping left out or changed, per field. */
+  adjusted: Adjusted[];
+}
+
+export interface DryRunOptions {
+  mappedFields?: string[];
+  /** Fields the mapping says the file has none of, on purpose. */
+  absent?: string[];
+  /** Whether the town publishes owner names (an empty owner column is then refused); default yes. */
+  publishesOwners?: boolean;
+  onRecord?: (value: Record<string, unknown>, line: number) => void;
 }
 
 const MAX_PROBLEMS = 100;
 const BATCH = 1000;
 
-const present = (v: unknown) =>
-  v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0);
-
 /** Maps and checks the whole source; `onRecord` sees each mapped record (for --preview). */
-export async function dryRun(
-  source: RecordSource,
-  options: {
-    mappedFields?: string[];
-    onRecord?: (value: Record<string, unknown>, line: number) => void;
-  } = {},
-): Promise<DryRunReport> {
+export async function dryRun(source: RecordSource, options: DryRunOptions = {}): Promise<DryRunReport> {
   const problems: string[] = [];
   let problemCount = 0;
   const report = (m: string) => {
     problemCount++;
     if (problems.length < MAX_PROBLEMS) problems.push(m);
   };
-  const counts = new Map<string, number>();
-  const itemCounts = new Map<string, number>();
+  const notes = new ImportNotes();
   const seen = new Map<string, number>();
-  let records = 0;
-  const count = (k: string, by = 1) => counts.set(k, (counts.get(k) ?? 0) + by);
 
   const check = (batch: SourceRecord[]) => {
     const prepared = prepareRecords(batch, { rollId: 0, clientId: 0 }, { fullCheck, checkOnly: true });
@@ -66,24 +62,9 @@ export async function dryRun(
 
   let batch: SourceRecord[] = [];
   for await (const item of source()) {
-    records++;
-    if ('value' in item && item.value !== null && typeof item.value === 'object') {
-      const value = item.value as Record<string, unknown>;
-      options.onRecord?.(value, item.line);
-      for (const [field, v] of Object.entries(value)) {
-        if (Array.isArray(v)) {
-          if (v.length === 0) continue;
-          count(field);
-          itemCounts.set(field, (itemCounts.get(field) ?? 0) + v.length);
-          for (const it of v)
-            if (it && typeof it === 'object')
-              for (const [f, x] of Object.entries(it as Record<string, unknown>))
-                if (present(x)) count(`${field}.${f}`);
-        } else if (v && typeof v === 'object') {
-          if (present((v as { UserDefinedValue?: unknown }).UserDefinedValue)) count(field);
-        } else if (present(v)) count(field);
-      }
-    }
+    notes.add(item);
+    if ('value' in item && item.value !== null && typeof item.value === 'object')
+      options.onRecord?.(item.value as Record<string, unknown>, item.line);
     batch.push(item);
     if (batch.length >= BATCH) {
       check(batch);
@@ -91,20 +72,21 @@ export async function dryRun(
     }
   }
   if (batch.length) check(batch);
+  const records = notes.fill.records;
   if (records === 0) report('the file holds no records');
+  for (const p of notes.emptyFields(options.mappedFields, {
+    absent: options.absent,
+    publishesOwners: options.publishesOwners ?? true,
+  }))
+    report(p);
 
-  const fill: FillRate[] = [];
-  const mapped = new Set(options.mappedFields ?? []);
-  for (const [field, part] of Object.entries(RECORD_FIELDS)) {
-    const n = counts.get(field) ?? 0;
-    if (n === 0 && !mapped.has(field)) continue;
-    fill.push({ field, filled: n, of: records });
-    if (part.k !== 'list') continue;
-    const items = itemCounts.get(field) ?? 0;
-    for (const f of Object.keys(part.item)) {
-      const m = counts.get(`${field}.${f}`) ?? 0;
-      if (m > 0) fill.push({ field: `${field}.${f}`, filled: m, of: items });
-    }
-  }
-  return { records, fill, problems, problemCount };
+  return {
+    records,
+    fill: notes.fill.rates(options.mappedFields ?? []),
+    problems,
+    problemCount,
+    warnings: notes.warnings,
+    warningCount: notes.warningCount,
+    adjusted: notes.adjustments(),
+  };
 }

@@ -28,7 +28,7 @@ export function listFormats(): FormatSummary[] {
 
 /** A built-in format's mapping, or a MappingError listing the names there are. */
 export function builtInFormat(name: string): Mapping {
-  const json = BUILT_IN[name];
+  const json = Object.hasOwn(BUILT_IN, name) ? BUILT_IN[name] : undefined;
   if (json === undefined)
     throw new MappingError(name, [
       `no such format (the formats are ${Object.keys(BUILT_IN).join(', ')}; or use a mapping file)`,

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SourceRecord } from '../roll-rows.ts';
 import { dryRun } from './dry-run.ts';
 import { builtInFormat, listFormats } from './formats.ts';
-import { openMappedSource } from './mapped-source.ts';
+import { globMatch, mappingColumns, openMappedSource } from './mapped-source.ts';
 import { MappingError, readMapping, type Mapping } from './mapping-file.ts';
 
 /*
@@ -125,9 +125,9 @@ describe('mapping engine', () => {
     ]);
     expect(records.map((r) => r.line)).toEqual([2, 3]);
     expect(input.unusedColumns).toEqual([
-      { file: 'parcels-2025.csv', columns: ['Unused'] },
-      { file: 'sales-2025.csv', columns: [] },
-      { file: 'codes.csv', columns: [] },
+      { file: 'parcels-2025.csv', columns: ['Unused'], count: 1 },
+      { file: 'sales-2025.csv', columns: [], count: 0 },
+      { file: 'codes.csv', columns: [], count: 0 },
     ]);
   });
 
@@ -241,10 +241,13 @@ describe('mapping engine', () => {
       Buildings: [{ BuildingType: 'Cape', Area: 1650, BuildingStories: 1.5, Rooms: 7, YearBuilt: 1978 }],
       Taxes: [{ TaxYear: 2025, LandValue: 45000, BuildingValue: 180500, TaxableValue: 225500 }],
     });
-    expect(records[1]).toEqual({
+    expect(records[1]).toMatchObject({
       line: 3,
       error:
         'TotalBuildingValue (column "BLDG_VAL"): expected a number, got "N/A"; Sales[0].SaleDate (column "LS_DATE"): "2019-13-01" is not a real date; Taxes[0].BuildingValue (column "BLDG_VAL"): expected a number, got "N/A"',
+      // What could be read still counts in the fill rates; the conversion is noted.
+      partial: { Account: '9', LandValue: 1, TotalAcres: 0.25 },
+      notes: [{ field: 'TotalAcres', kind: 'unit', text: '"10890" square feet → 0.25 acres' }],
     });
   });
 
@@ -340,6 +343,273 @@ describe('mapping engine', () => {
   });
 });
 
+/** A dBASE III table as MassGIS ships them: character fields, one record marked deleted. */
+function dbf(
+  name: string,
+  fields: Array<[string, number]>,
+  records: Array<{ cells: string[]; deleted?: boolean }>,
+) {
+  const headerLength = 32 + 32 * fields.length + 1;
+  const recordLength = 1 + fields.reduce((n, [, len]) => n + len, 0);
+  const buf = Buffer.alloc(headerLength + recordLength * records.length + 1, 0x20);
+  buf.fill(0, 0, headerLength);
+  buf[0] = 0x03;
+  buf.writeUInt32LE(records.length, 4);
+  buf.writeUInt16LE(headerLength, 8);
+  buf.writeUInt16LE(recordLength, 10);
+  fields.forEach(([field, len], i) => {
+    buf.write(field, 32 + 32 * i, 'latin1');
+    buf[32 + 32 * i + 11] = 'C'.charCodeAt(0);
+    buf[32 + 32 * i + 16] = len;
+  });
+  buf[headerLength - 1] = 0x0d;
+  records.forEach((r, n) => {
+    let at = headerLength + n * recordLength;
+    buf[at++] = r.deleted ? 0x2a : 0x20;
+    r.cells.forEach((c, i) => {
+      buf.write(c.padEnd(fields[i]![1]), at, 'latin1');
+      at += fields[i]![1];
+    });
+  });
+  buf[buf.length - 1] = 0x1a;
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, buf);
+  return { path: p, name };
+}
+
+describe('exports as they come', () => {
+  const vision = builtInFormat('vision');
+  const MASTER =
+    'REM_MBLU_MAP,REM_MBLU_BLOCK,REM_MBLU_LOT,REM_MBLU_UNIT,REM_PRCL_LOCN,REM_OWN_NAME,MAD_MAIL_ADDR1,MAD_MAIL_CITY,MAD_MAIL_STATE,MAD_MAIL_ZIP,REM_USE_CODE,PRC_TTL_LND_AREA_ACRES,PRC_TTL_ASSESS_LND,PRC_TTL_ASSESS_BLDG,PRC_TTL_ASSESS\n';
+  const ROWS =
+    '      1,      3,    100,       ,23 FARAWAY LN,"LUNTER, M",23 FARAWAY LN,WEST LEBANON,NH,03784,1010,1.560000,161800,359600,521900\n' +
+    '      4,     23,    906,       ,20 MORGAN DR Unit 21,"SMITH, A",PO BOX 1,LEBANON,NH,03766,1020,2.3e-05,0,435100,452700\n';
+  const expected = [
+    {
+      Account: '1-3-100',
+      MapLot: '1-3-100',
+      Reference2: { Description: 'Vision MBLU', UserDefinedValue: '1/3/100//' },
+      StreetNumber: '23',
+      StreetName: 'FARAWAY LN',
+      LandCode: '1010',
+      PropertyCode: { Description: 'Use code', UserDefinedValue: '1010' },
+      LandValue: 161800,
+      TotalBuildingValue: 359600,
+      Taxable: 521900,
+      TotalAcres: 1.56,
+      Owners: [
+        {
+          OwnerName: 'LUNTER, M',
+          Address1: '23 FARAWAY LN',
+          City: 'WEST LEBANON',
+          State: 'NH',
+          ZipCode: '03784',
+        },
+      ],
+    },
+    {
+      Account: '4-23-906',
+      MapLot: '4-23-906',
+      Reference2: { Description: 'Vision MBLU', UserDefinedValue: '4/23/906//' },
+      StreetNumber: '20',
+      StreetName: 'MORGAN DR',
+      Apartment: '21',
+      LandCode: '1020',
+      PropertyCode: { Description: 'Use code', UserDefinedValue: '1020' },
+      LandValue: 0,
+      TotalBuildingValue: 435100,
+      Taxable: 452700,
+      TotalAcres: 0.000023,
+      Owners: [
+        { OwnerName: 'SMITH, A', Address1: 'PO BOX 1', City: 'LEBANON', State: 'NH', ZipCode: '03766' },
+      ],
+    },
+  ];
+
+  it('reads a Vision master export with no account column: the Account is its map-block-lot-unit', async () => {
+    const { records, input } = await recordsOf(vision, [file('Parcel Master Export.csv', MASTER + ROWS)]);
+    expect(values(records)).toEqual(expected);
+    expect(records.map((r) => r.line)).toEqual([2, 3]);
+    expect(input.headerLines).toEqual([]);
+    expect(input.unusedColumns[0]).toEqual({ file: 'Parcel Master Export.csv', columns: [], count: 0 });
+  });
+
+  it('finds the header below a junk line and matches column names whatever their case, spaces or underscores', async () => {
+    const junk = `${MASTER.split(',')
+      .map((_, i) => `Unnamed: ${i}`)
+      .join(',')}\n`;
+    const saved = junk + MASTER.toLowerCase().replace(/_/g, ' ') + ROWS;
+    const { records, input } = await recordsOf(vision, [file('saved.csv', saved)]);
+    expect(values(records)).toEqual(expected);
+    expect(records.map((r) => r.line)).toEqual([3, 4]);
+    expect(input.headerLines).toEqual([{ file: 'saved.csv', line: 2 }]);
+  });
+
+  it('joins files on a key of several columns', async () => {
+    const mapping = readMapping(
+      {
+        files: [
+          { id: 'roll', name: 'roll.csv', key: [['MAP', 'LOT']] },
+          { id: 'extra', name: 'extra.csv', key: [['Map', 'Lot']] },
+        ],
+        fields: {
+          Account: { columns: ['MAP', 'LOT'], transform: 'mapLot' },
+          StreetName: 'STREET',
+          Zone: { column: 'ZONE', file: 'extra' },
+        },
+      },
+      'several',
+    );
+    const { records } = await recordsOf(mapping, [
+      file('roll.csv', 'MAP,LOT,STREET\n1,2,MAIN ST\n1,3,POND RD\n12,,ELM ST\n'),
+      file('extra.csv', 'Map,Lot,ZONE\n1,3,R1\n1,2,R2\n1,23,R9\n'),
+    ]);
+    expect(values(records)).toEqual([
+      { Account: '1-2', StreetName: 'MAIN ST', Zone: 'R2' },
+      { Account: '1-3', StreetName: 'POND RD', Zone: 'R1' },
+      { Account: '12', StreetName: 'ELM ST' },
+    ]);
+  });
+
+  it('reads a DBF table as it reads a CSV, through a format', async () => {
+    const fields: Array<[string, number]> = [
+      ['REM_MBLU_MA', 7],
+      ['REM_MBLU_BL', 7],
+      ['REM_PRCL_LO', 30],
+      ['PRC_TTL_ASS', 10],
+    ];
+    const mapping = readMapping(
+      {
+        fields: {
+          Account: { columns: ['REM_MBLU_MA', 'REM_MBLU_BL'], transform: 'mapLot' },
+          StreetNumber: { column: 'REM_PRCL_LO', transform: 'streetNumber' },
+          StreetName: { column: 'REM_PRCL_LO', transform: 'streetName' },
+          Taxable: 'PRC_TTL_ASS',
+        },
+      },
+      'dbf',
+    );
+    const { records } = await recordsOf(mapping, [
+      dbf('assess.dbf', fields, [
+        { cells: ['      1', '      1', '17 FARAWAY LN', '461900'] },
+        { cells: ['      9', '      9', 'GONE RD', '1'], deleted: true },
+        { cells: ['      2', '     15', '434 N MAIN ST', '   2.3e-05'] },
+      ]),
+    ]);
+    expect(values(records)).toEqual([
+      { Account: '1-1', StreetNumber: '17', StreetName: 'FARAWAY LN', Taxable: 461900 },
+      { Account: '2-15', StreetNumber: '434', StreetName: 'N MAIN ST', Taxable: 0.000023 },
+    ]);
+    expect(records.map((r) => r.line)).toEqual([2, 4]);
+  });
+
+  it('puts MassGIS OWN_CO in the owner’s country, not the address', async () => {
+    const l3 = builtInFormat('massgis-l3');
+    const columns = [...mappingColumns(l3)].map((c) => c.toUpperCase().replace(/ /g, '_'));
+    const row = (cells: Record<string, string>) => columns.map((c) => cells[c] ?? '').join(',');
+    const { records } = await recordsOf(l3, [
+      file(
+        'l3.csv',
+        [
+          columns.join(','),
+          row({ PROP_ID: '1', OWNER1: 'A', OWN_ADDR: '1 MAIN ST', OWN_CO: 'USA' }),
+          row({ PROP_ID: '2', OWNER1: 'B', OWN_ADDR: '2 RUE X', OWN_CO: 'CANADA' }),
+        ].join('\n'),
+      ),
+    ]);
+    expect(values(records).map((r) => r.Owners)).toEqual([
+      [{ OwnerName: 'A', Address1: '1 MAIN ST', Country: 'USA' }],
+      [{ OwnerName: 'B', Address1: '2 RUE X', Country: 'CANADA' }],
+    ]);
+  });
+});
+
+describe('a format that does not fit the file', () => {
+  it('says so in one line, with what the file’s columns look like, needed columns apart from optional ones', async () => {
+    const err = await mappingError(() =>
+      openMappedSource(builtInFormat('vision'), [
+        file(
+          'cambridge.csv',
+          'PID,ML,Location,LandArea,TotalAppraisedLandValue,TotalAppraisedImprovements,TotalAppraisedParcelValue,SaleDate,SalePrice\n1,8-61,4 CANAL PK,100,1,2,3,,\n',
+        ),
+      ]),
+    );
+    expect(err.problems[0]).toBe(
+      'this file has none of the columns vision needs: its columns look like PID, ML, Location, LandArea, TotalAppraisedLandValue, TotalAppraisedImprovements, TotalAppraisedParcelValue, SaleDate, …',
+    );
+    expect(err.problems[1]).toBe(
+      'columns it needs: REM_ACCT_NUM, REM_PID, REM_MBLU_MAP, REM_MBLU_BLOCK, REM_MBLU_LOT, REM_MBLU_UNIT, REM_PRCL_LOCN_NUM, REM_PRCL_LOCN, REM_PRCL_LOCN_STREET',
+    );
+    expect(err.problems[2]).toMatch(
+      /^columns it reads when present: REM_PRCL_LOCN_APT, .*PRC_TTL_ASSESS_LND, .*REM_OWN_NAME/,
+    );
+    expect(err.problems[3]).toMatch(/docs\/examples/);
+    expect(err.problems).toHaveLength(4);
+  });
+});
+
+describe('what a mapping cannot do to the server', () => {
+  it('refuses field names that are not the record’s own, prototype names included', () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const json = JSON.parse(`{"fields":{"Account":"A","${name}":"B"}}`) as unknown;
+      expect(() => readMapping(json, 'm.json')).toThrow(
+        new MappingError('m.json', [
+          `fields.${name}: not a field of the property record (see docs/import-format.md)`,
+        ]),
+      );
+    }
+    expect(() => builtInFormat('constructor')).toThrow(/no such format/);
+  });
+
+  it('refuses a pattern that could take exponential time, at once', () => {
+    const started = performance.now();
+    expect(() =>
+      readMapping(
+        {
+          fields: {
+            Account: 'A',
+            Owners: { items: [{ when: { column: 'T', matches: '^(a+)+$' }, fields: { OwnerName: 'O' } }] },
+          },
+        },
+        'm.json',
+      ),
+    ).toThrow(/a repeated group may not itself repeat/);
+    // Refused by reading the pattern, never by running it (run, it takes seconds per 30 characters).
+    expect(performance.now() - started).toBeLessThan(2000);
+    // The patterns a condition needs still work.
+    expect(() =>
+      readMapping(
+        {
+          fields: {
+            Account: 'A',
+            Owners: {
+              items: [{ when: { column: 'T', matches: '^(R|C)[0-9]+$' }, fields: { OwnerName: 'O' } }],
+            },
+          },
+        },
+        'm.json',
+      ),
+    ).not.toThrow();
+  });
+
+  it('matches file-name globs in linear time', () => {
+    const started = performance.now();
+    expect(globMatch('*a*a*a*a*a*a*a*b', 'a'.repeat(10_000))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(globMatch('parcels*.CSV', 'Parcels-2025.csv')).toBe(true);
+    expect(globMatch('rem?.csv', 'rem12.csv')).toBe(false);
+  });
+
+  it('counts 100,000 unused columns instead of echoing them', async () => {
+    const wide = `PID,${Array.from({ length: 100_000 }, (_, i) => `C${i}`).join(',')}\n1\n`;
+    const input = await openMappedSource(readMapping({ fields: { Account: 'PID' } }, 'm'), [
+      file('wide.csv', wide),
+    ]);
+    expect(input.unusedColumns[0]!.count).toBe(100_000);
+    expect(input.unusedColumns[0]!.columns).toHaveLength(50);
+  });
+});
+
 describe('mapping files', () => {
   it('say clearly what is wrong in a mapping', () => {
     const problems = (json: unknown) => {
@@ -394,11 +664,99 @@ describe('dry run', () => {
     const report = await dryRun(input.source, { mappedFields: Object.keys(mapping.fields) });
     expect(report.records).toBe(3);
     expect(report.problems).toEqual(['line 3: LandValue (column "Land"): expected a number, got "lots"']);
+    // Every record counts, the one with a problem included.
     expect(report.fill).toEqual([
-      { field: 'Account', filled: 2, of: 3 },
+      { field: 'Account', filled: 3, of: 3 },
       { field: 'StreetName', filled: 2, of: 3 },
       { field: 'MapLot', filled: 0, of: 3 },
       { field: 'LandValue', filled: 2, of: 3 },
     ]);
+  });
+});
+
+describe('errors, warnings and what a mapping changes', () => {
+  const mapping = readMapping(
+    {
+      key: 'PID',
+      codeTables: { use: { values: { '101': 'Single family' } } },
+      fields: {
+        Account: 'PID',
+        StreetName: 'Street',
+        LandValue: { column: 'Land', invalid: 'empty' },
+        TotalAcres: { column: 'Area', transform: 'acres', units: 'squareFeet' },
+        LandCode: { column: 'Use', lookup: 'use' },
+        Zone: { column: 'ZONE', optional: true },
+        Sales: {
+          items: [
+            {
+              fields: {
+                SaleDate: { column: 'Date', transform: 'date', empty: ['1/1/1901'] },
+                SalePrice: 'Price',
+              },
+            },
+          ],
+        },
+      },
+    },
+    'notes',
+  );
+  const CSV =
+    'PID,Street,Land,Area,Use,Date,Price\n' +
+    '1,MAIN ST,100,43560,101,07/23/0987,1000\n' +
+    '2,POND RD,N/A,21780,999,,5000\n' +
+    '3,ELM ST,7,,101,1/1/1901,0\n';
+
+  it('reads a doubtful value as given and warns of it; a placeholder is empty; nothing blocks', async () => {
+    const input = await openMappedSource(mapping, [file('notes.csv', CSV)]);
+    const { records } = await recordsOf(mapping, [file('notes2.csv', CSV)]);
+    expect(values(records).map((r) => r.Sales)).toEqual([
+      [{ SaleDate: '0987-07-23', SalePrice: 1000 }],
+      [{ SalePrice: 5000 }],
+      [{ SalePrice: 0 }],
+    ]);
+    const report = await dryRun(input.source, { mappedFields: Object.keys(mapping.fields) });
+    expect(report.problems).toEqual([]);
+    expect(report.warningCount).toBe(2);
+    expect(report.warnings).toEqual([
+      'line 2: Sales[0].SaleDate (column "Date"): the year 0987 is unlikely; published as given',
+      'line 3: Sales[0].SalePrice (column "Price"): a sale price (5000) with no sale date; published as given',
+    ]);
+  });
+
+  it('counts per field the values a mapping left empty or converted, with the first lines', async () => {
+    const input = await openMappedSource(mapping, [file('notes3.csv', CSV)]);
+    const report = await dryRun(input.source, { mappedFields: Object.keys(mapping.fields) });
+    expect(report.adjusted).toEqual([
+      {
+        field: 'TotalAcres',
+        kind: 'unit',
+        count: 2,
+        examples: ['line 2: "43560" square feet → 1 acres', 'line 3: "21780" square feet → 0.5 acres'],
+      },
+      { field: 'LandValue', kind: 'invalid', count: 1, examples: ['line 3: expected a number, got "N/A"'] },
+      {
+        field: 'LandCode',
+        kind: 'code',
+        count: 1,
+        examples: ['line 3: "999" is not in the code table "use"'],
+      },
+    ]);
+    expect(input.absentColumns).toEqual(['ZONE (Zone)']);
+  });
+
+  it('refuses a file whose owners, values, area or address are empty on every record, unless the mapping says so', async () => {
+    const empty = 'PID,Street,Land,Area,Use,Date,Price\n1,MAIN ST,,,101,,\n2,POND RD,,,101,,\n';
+    const input = await openMappedSource(mapping, [file('empty.csv', empty)]);
+    const report = await dryRun(input.source, { mappedFields: Object.keys(mapping.fields) });
+    expect(report.problems).toEqual([
+      `every record's land value (LandValue) came out empty: the file's column for it is missing or empty, so nothing was published. If the town's file has none on purpose, say so in a mapping: "absent": ["LandValue"]`,
+      `every record's area (TotalAcres) came out empty: the file's column for it is missing or empty, so nothing was published. If the town's file has none on purpose, say so in a mapping: "absent": ["TotalAcres"]`,
+    ]);
+    const onPurpose = readMapping({ ...mapping, absent: ['LandValue', 'TotalAcres'] }, 'absent');
+    const again = await openMappedSource(onPurpose, [file('empty2.csv', empty)]);
+    expect(
+      (await dryRun(again.source, { mappedFields: Object.keys(onPurpose.fields), absent: onPurpose.absent }))
+        .problems,
+    ).toEqual([]);
   });
 });

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { parse, type InfoRecord, type Options as CsvOptions } from 'csv-parse';
 import type { RecordSource } from '../import.service.ts';
 import { embeddedLineBreaks } from '../record-sources.ts';
+import { readDbf } from './dbf-table.ts';
+import type { AdjustKind, ValueNote } from '../import-notes.ts';
 import type { SourceRecord } from '../roll-rows.ts';
 import {
   MappingError,
@@ -15,6 +17,7 @@ import {
   type Mapping,
   type ValueObject,
   type ValueSpec,
+  safePattern,
 } from './mapping-file.ts';
 import { RECORD_FIELDS, type Kind } from './record-fields.ts';
 import {
@@ -33,6 +36,7 @@ import {
   toFlag,
   toFraction,
   toInteger,
+  toStories,
   toNumber,
   type AreaUnit,
   type Outcome,
@@ -59,9 +63,16 @@ export interface MappedInput {
   source: RecordSource;
   /** The files read, in the order given. */
   fileNames: string[];
-  /** Columns of each file that no part of the mapping reads. */
-  unusedColumns: Array<{ file: string; columns: string[] }>;
+  /** Columns of each file that no part of the mapping reads: the first UNUSED_SHOWN of them, and how many. */
+  unusedColumns: Array<{ file: string; columns: string[]; count: number }>;
+  /** Files whose header row is not their first line (a junk line above it), and the line it is on. */
+  headerLines: Array<{ file: string; line: number }>;
+  /** Optional columns the mapping reads that no file has: `REM_PRCL_LOCN_APT (Apartment)`. */
+  absentColumns: string[];
 }
+
+/** Unused columns named in a report; a file of a million columns is counted, not echoed. */
+export const UNUSED_SHOWN = 50;
 
 export interface MappedOptions {
   onRead?: (bytesRead: number) => void;
@@ -71,9 +82,14 @@ interface Table {
   spec: FileSpec;
   fileName: string;
   headers: string[];
+  /** The line the header row is on (0: the file has none). */
+  headerLine: number;
+  /** Each header's columnKey, to its first column. */
+  columnKeys: Map<string, number>;
   rows: string[][];
   lines: number[];
-  keyCol: number;
+  /** The columns whose cells, together, are a row's key (several for a key of several columns). */
+  keyCols: number[];
   byKey: Map<string, number[]> | null;
   used: Set<number>;
 }
@@ -87,6 +103,8 @@ interface Ref {
 }
 
 interface Ctx {
+  /** Where the values a mapping leaves out or changes are noted, for the record being made. */
+  notes?: ValueNote[];
   key: string;
   primaryRows: number[];
   row: { table: Table; index: number } | null;
@@ -107,21 +125,79 @@ function detectDelimiter(file: string, fileName: string): string {
   try {
     const buf = Buffer.alloc(64 * 1024);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    const first = buf.toString('utf8', 0, n).split(/\r?\n/)[0] ?? '';
-    const counts = [',', '\t', ';', '|'].map((d) => [d, first.split(d).length] as const);
-    return counts.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+    // Of the first lines, the one with the most cells (a junk line above the header may have none).
+    const lines = buf.toString('utf8', 0, n).split(/\r?\n/).slice(0, HEADER_SEARCH_ROWS);
+    let best: [string, number] = [',', 0];
+    for (const d of [',', '\t', ';', '|'])
+      for (const line of lines) {
+        const cells = line.split(d).length;
+        if (cells > best[1]) best = [d, cells];
+      }
+    return best[0];
   } finally {
     fs.closeSync(fd);
   }
 }
 
-async function readTable(
+/** How far down a file its header row is looked for (a title or junk line or two may sit above it). */
+const HEADER_SEARCH_ROWS = 10;
+
+/**
+ * A column name as the matching reads it: case, runs of spaces and underscores, and spaces at the
+ * ends do not count (`rem mblu map` is `REM_MBLU_MAP`).
+ */
+export const columnKey = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, ' ');
+
+/** Every column name a mapping reads, as columnKey writes them: what its header row holds. */
+export function mappingColumns(mapping: Mapping): Set<string> {
+  const out = new Set<string>();
+  const addKey = (key: FileSpec['key']) => {
+    for (const k of key === undefined ? [] : Array.isArray(key) ? key : [key])
+      for (const c of Array.isArray(k) ? k : [k]) out.add(columnKey(c));
+  };
+  const addCondition = (when: Condition | Condition[] | undefined) => {
+    for (const c of when === undefined ? [] : Array.isArray(when) ? when : [when])
+      if ('column' in c) out.add(columnKey(c.column));
+      else if ('any' in c) addCondition(c.any);
+  };
+  const addValue = (spec: ValueSpec) => {
+    for (const c of columnsOf(spec)) out.add(columnKey(c));
+    if (typeof spec === 'object' && spec.unitsColumn) out.add(columnKey(spec.unitsColumn));
+  };
+  addKey(mapping.key);
+  for (const f of mapping.files ?? []) addKey(f.key);
+  for (const spec of Object.values(mapping.fields)) {
+    if (typeof spec === 'object' && 'items' in spec)
+      for (const item of spec.items) {
+        addCondition(item.when);
+        Object.values(item.fields).forEach(addValue);
+      }
+    else addValue(spec);
+  }
+  for (const table of Object.values(mapping.codeTables ?? {}))
+    if ('file' in table) {
+      for (const c of [table.code, table.value]) if (typeof c === 'string') out.add(columnKey(c));
+      addCondition(table.when);
+    }
+  return out;
+}
+
+interface RawRow {
+  cells: string[];
+  line: number;
+}
+
+/** A CSV or TSV file's rows as parsed, each with the line it starts on. */
+async function* csvRows(
   input: InputFile,
   spec: FileSpec,
-  emptyValues: Set<string>,
+  fileName: string,
   onBytes: (n: number) => void,
-): Promise<Table> {
-  const fileName = input.name ?? path.basename(input.path);
+): AsyncGenerator<RawRow> {
   const delimiter = spec.delimiter ?? detectDelimiter(input.path, fileName);
   const stream = fs.createReadStream(input.path, { highWaterMark: 1024 * 1024 });
   stream.on('data', (chunk) => onBytes(chunk.length));
@@ -139,29 +215,12 @@ async function readTable(
       })) as unknown as CsvOptions['on_record'],
     }),
   );
-  let headers: string[] | null = spec.header === false ? [] : null;
-  const rows: string[][] = [];
-  const lines: number[] = [];
   let skew = 0;
   try {
     for await (const row of parser as AsyncIterable<{ cells: string[]; endLine: number }>) {
       const { breaks, crlf } = embeddedLineBreaks(row.cells);
       skew += crlf;
-      const line = row.endLine - skew - breaks;
-      if (headers === null) {
-        headers = row.cells.map((h) => h.trim());
-        continue;
-      }
-      let blank = true;
-      const cells = row.cells.map((c) => {
-        const v = cleanCell(c);
-        if (v === '' || emptyValues.has(v)) return '';
-        blank = false;
-        return v;
-      });
-      if (blank) continue;
-      rows.push(cells);
-      lines.push(line);
+      yield { cells: row.cells, line: row.endLine - skew - breaks };
     }
   } catch (err) {
     throw new MappingError(fileName, [
@@ -171,28 +230,142 @@ async function readTable(
     parser.destroy();
     stream.destroy();
   }
+}
+
+/** A DBF table's records as rows under a header line: record 1 is line 2, as in the CSV it would export. */
+function* dbfRows(input: InputFile, fileName: string, onBytes: (n: number) => void): Generator<RawRow> {
+  let table;
+  try {
+    table = readDbf(input.path);
+  } catch (err) {
+    throw new MappingError(fileName, [(err as Error).message]);
+  }
+  onBytes(fs.statSync(input.path).size);
+  yield { cells: table.headers, line: 1 };
+  for (const r of table.rows) yield { cells: r.cells, line: r.record + 1 };
+}
+
+const isDbf = (fileName: string) => path.extname(fileName).toLowerCase() === '.dbf';
+
+/**
+ * The header row: of the first rows, the first that names the most of the columns the mapping reads
+ * (a junk line above it, as Excel and pandas leave, names none); the first row when none names any.
+ */
+function headerIndex(first: RawRow[], wanted: Set<string>): number {
+  let best = 0;
+  let most = 0;
+  first.forEach((row, i) => {
+    const n = row.cells.reduce((k, c) => k + (wanted.has(columnKey(c)) ? 1 : 0), 0);
+    if (n > most) {
+      most = n;
+      best = i;
+    }
+  });
+  return best;
+}
+
+async function readTable(
+  input: InputFile,
+  spec: FileSpec,
+  emptyValues: Set<string>,
+  wanted: Set<string>,
+  onBytes: (n: number) => void,
+): Promise<Table> {
+  const fileName = input.name ?? path.basename(input.path);
+  const source = isDbf(fileName)
+    ? dbfRows(input, fileName, onBytes)
+    : csvRows(input, spec, fileName, onBytes);
+  let headers: string[] | null = spec.header === false ? [] : null;
+  let headerLine = spec.header === false ? 0 : 1;
+  const rows: string[][] = [];
+  const lines: number[] = [];
+  const take = (row: RawRow) => {
+    let blank = true;
+    const cells = row.cells.map((c) => {
+      const v = cleanCell(c);
+      if (v === '' || emptyValues.has(v)) return '';
+      blank = false;
+      return v;
+    });
+    if (blank) return;
+    rows.push(cells);
+    lines.push(row.line);
+  };
+  const first: RawRow[] = [];
+  for await (const row of source) {
+    if (headers === null) {
+      first.push(row);
+      if (first.length < HEADER_SEARCH_ROWS) continue;
+      const at = headerIndex(first, wanted);
+      headers = first[at]!.cells.map((h) => h.trim());
+      headerLine = first[at]!.line;
+      first.slice(at + 1).forEach(take);
+      continue;
+    }
+    take(row);
+  }
+  if (headers === null && first.length) {
+    const at = headerIndex(first, wanted);
+    headers = first[at]!.cells.map((h) => h.trim());
+    headerLine = first[at]!.line;
+    first.slice(at + 1).forEach(take);
+  }
   if (spec.header === false) {
     const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
     headers = Array.from({ length: width }, (_, i) => String(i + 1));
   }
-  return { spec, fileName, headers: headers ?? [], rows, lines, keyCol: -1, byKey: null, used: new Set() };
+  const keys = new Map<string, number>();
+  (headers ?? []).forEach((h, i) => {
+    const k = columnKey(h);
+    if (!keys.has(k)) keys.set(k, i);
+  });
+  return {
+    spec,
+    fileName,
+    headers: headers ?? [],
+    headerLine,
+    columnKeys: keys,
+    rows,
+    lines,
+    keyCols: [],
+    byKey: null,
+    used: new Set(),
+  };
 }
 
 function columnIndex(table: Table, name: string): number {
   const exact = table.headers.indexOf(name);
   if (exact !== -1) return exact;
-  const key = name.trim().toLowerCase();
-  return table.headers.findIndex((h) => h.toLowerCase() === key);
+  return table.columnKeys.get(columnKey(name)) ?? -1;
 }
 
-const globRegex = (glob: string) =>
-  new RegExp(
-    `^${glob
-      .split('')
-      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
-      .join('')}$`,
-    'i',
-  );
+/**
+ * Whether a file name fits a glob (`*` any run of characters, `?` one), ignoring case. Matched in time
+ * proportional to the name's length times the glob's, whatever the pattern (a regular expression made
+ * from `*a*a*a*b` backtracks for minutes on a long name).
+ */
+export function globMatch(glob: string, name: string): boolean {
+  const g = glob.toLowerCase();
+  const s = name.toLowerCase();
+  let gi = 0;
+  let si = 0;
+  let star = -1;
+  let mark = 0;
+  while (si < s.length) {
+    if (gi < g.length && (g[gi] === '?' || g[gi] === s[si])) {
+      gi++;
+      si++;
+    } else if (gi < g.length && g[gi] === '*') {
+      star = gi++;
+      mark = si;
+    } else if (star !== -1) {
+      gi = star + 1;
+      si = ++mark;
+    } else return false;
+  }
+  while (gi < g.length && g[gi] === '*') gi++;
+  return gi === g.length;
+}
 
 /** Which input file goes with which file of the mapping: by name pattern, then in the order given. */
 function assignFiles(specs: FileSpec[], inputs: InputFile[]): Array<[FileSpec, InputFile[]]> {
@@ -210,10 +383,10 @@ function assignFiles(specs: FileSpec[], inputs: InputFile[]): Array<[FileSpec, I
   const assigned = new Map<FileSpec, InputFile[]>();
   for (const spec of specs)
     if (spec.name) {
-      const re = globRegex(spec.name);
+      const glob = spec.name;
       assigned.set(
         spec,
-        take((f) => re.test(nameOf(f)), spec.many ?? false),
+        take((f) => globMatch(glob, nameOf(f)), spec.many ?? false),
       );
     }
   for (const spec of specs)
@@ -248,13 +421,14 @@ export async function openMappedSource(
   if (inputs.length === 0) throw new MappingError('files', ['no file was given']);
   const specs: FileSpec[] = mapping.files ?? [{ id: 'roll', ...(mapping.key ? { key: mapping.key } : {}) }];
   const emptyValues = new Set(mapping.emptyValues ?? []);
+  const wanted = mappingColumns(mapping);
   let bytes = 0;
   const onBytes = (n: number) => options.onRead?.((bytes += n));
   const tablesOf = new Map<string, Table[]>();
   const tables: Table[] = [];
   for (const [spec, files] of assignFiles(specs, inputs)) {
     const list: Table[] = [];
-    for (const f of files) list.push(await readTable(f, spec, emptyValues, onBytes));
+    for (const f of files) list.push(await readTable(f, spec, emptyValues, wanted, onBytes));
     tablesOf.set(spec.id, list);
     tables.push(...list);
   }
@@ -262,10 +436,14 @@ export async function openMappedSource(
   return {
     source: () => engine.records(),
     fileNames: inputs.map((f) => f.name ?? path.basename(f.path)),
-    unusedColumns: tables.map((t) => ({
-      file: t.fileName,
-      columns: t.headers.filter((h, i) => h !== '' && !t.used.has(i)),
-    })),
+    unusedColumns: tables.map((t) => {
+      const unused = t.headers.filter((h, i) => h !== '' && !t.used.has(i));
+      return { file: t.fileName, columns: unused.slice(0, UNUSED_SHOWN), count: unused.length };
+    }),
+    absentColumns: [...engine.absent].map(([column, fields]) => `${column} (${fields.join(', ')})`),
+    headerLines: tables
+      .filter((t) => t.headerLine > 1)
+      .map((t) => ({ file: t.fileName, line: t.headerLine })),
   };
 }
 
@@ -297,6 +475,11 @@ class Engine {
   private readonly scalars: Array<{ name: string; kind: Kind; compiled: Compiled; udvLabel: string | null }> =
     [];
   private readonly lists: CompiledList[] = [];
+  /** Columns an optional part of the mapping reads that no file has, with the fields that read them. */
+  readonly absent = new Map<string, string[]>();
+  /** Columns the mapping needs: how many were found, and the names of those that were not. */
+  private requiredFound = 0;
+  private readonly requiredMissing = new Set<string>();
 
   constructor(
     private readonly mapping: Mapping,
@@ -323,9 +506,28 @@ class Engine {
         });
       }
     }
+    if (this.requiredFound === 0 && (this.missing.size > 0 || this.requiredMissing.size > 0))
+      throw new MappingError('columns', this.doesNotFit());
     for (const [id, fields] of this.missing)
       this.problems.push(`${id} (the mapping reads it for ${fields.join(', ')})`);
     if (this.problems.length) throw new MappingError('columns', [...new Set(this.problems)]);
+  }
+
+  /**
+   * A file that has none of the columns the mapping needs was not made for it: one line says so and
+   * shows what its columns look like, then the columns it lacks (needed apart from optional).
+   */
+  private doesNotFit(): string[] {
+    const name = this.mapping.name ?? 'the mapping';
+    const headers = this.primary.headers.filter(Boolean);
+    const shown = headers.slice(0, 8).join(', ');
+    const optional = [...this.absent.keys()].filter((c) => !this.requiredMissing.has(c));
+    return [
+      `this file has none of the columns ${name} needs: its columns look like ${shown}${headers.length > 8 ? ', …' : ''}`,
+      `columns it needs: ${[...this.requiredMissing].join(', ')}`,
+      ...(optional.length ? [`columns it reads when present: ${optional.join(', ')}`] : []),
+      `a town's own layout is read through a mapping file: see the examples in docs/examples (Cambridge, Lyme, Lebanon)`,
+    ];
   }
 
   private isCodeFile(id: string): boolean {
@@ -342,23 +544,25 @@ class Engine {
           this.problems.push(`file "${spec.id}": say which column joins it to the others ("key")`);
         continue;
       }
-      const names = Array.isArray(key) ? key : [key];
-      // The first of the key's names every file has: files join on the same column.
-      const chosen = names.find((n) => tables.every((t) => columnIndex(t, n) !== -1));
+      // Each alternative is a column, or several whose cells together are the key.
+      const names = (Array.isArray(key) ? key : [key]).map((k) => (Array.isArray(k) ? k : [k]));
+      const has = (t: Table, cols: string[]) => cols.every((c) => columnIndex(t, c) !== -1);
+      // The first of the key's alternatives every file has: files join on the same columns.
+      const chosen = names.find((cols) => tables.every((t) => has(t, cols)));
       for (const t of tables) {
-        const name = chosen ?? names.find((n) => columnIndex(t, n) !== -1);
-        if (name === undefined) {
+        const cols = chosen ?? names.find((c) => has(t, c));
+        if (cols === undefined) {
           this.problems.push(
-            `${t.fileName} has no column ${names.map((n) => `"${n}"`).join(' or ')} (the key that joins the files)`,
+            `${t.fileName} has no column ${names.map((c) => c.map((n) => `"${n}"`).join(' + ')).join(' or ')} (the key that joins the files)`,
           );
           continue;
         }
-        t.keyCol = columnIndex(t, name);
-        t.used.add(t.keyCol);
+        t.keyCols = cols.map((c) => columnIndex(t, c));
+        for (const c of t.keyCols) t.used.add(c);
         if (t === this.primary) continue;
         const byKey = new Map<string, number[]>();
         t.rows.forEach((row, i) => {
-          const k = (row[t.keyCol] ?? '').toUpperCase();
+          const k = keyOf(t, row);
           if (k === '') return;
           const list = byKey.get(k);
           if (list) list.push(i);
@@ -372,11 +576,11 @@ class Engine {
   /** The primary file's rows, one group per property in the order of first appearance. */
   private primaryGroups(): number[][] {
     const t = this.primary;
-    if (t.keyCol === -1) return t.rows.map((_, i) => [i]);
+    if (t.keyCols.length === 0) return t.rows.map((_, i) => [i]);
     const groups = new Map<string, number[]>();
     const keyless: number[][] = [];
     t.rows.forEach((row, i) => {
-      const k = (row[t.keyCol] ?? '').toUpperCase();
+      const k = keyOf(t, row);
       if (k === '') {
         keyless.push([i]);
         return;
@@ -406,10 +610,12 @@ class Engine {
       const col = columnIndex(table, name);
       if (col !== -1) {
         table.used.add(col);
+        if (!optional) this.requiredFound++;
         return { table, col, name: table.headers[col]!, rowLevel: table === rowTable };
       }
     }
     if (!optional) {
+      this.requiredMissing.add(name);
       const files = file
         ? (this.tablesOf.get(file) ?? []).map((t) => t.fileName)
         : this.tables.filter((t) => !this.isCodeFile(t.spec.id)).map((t) => t.fileName);
@@ -437,6 +643,25 @@ class Engine {
     rowTable: Table | null,
     optional = false,
     kind: Kind = 'text',
+    nested = false,
+  ): Compiled {
+    const compiled = this.compileValue(spec, where, rowTable, optional, kind);
+    // An optional part of the mapping whose columns no file has: named in every report.
+    if (!nested && compiled.refs.length === 0)
+      for (const c of columnsOf(spec)) {
+        const fields = this.absent.get(c) ?? [];
+        if (!fields.includes(where)) fields.push(where);
+        this.absent.set(c, fields);
+      }
+    return compiled;
+  }
+
+  private compileValue(
+    spec: ValueSpec,
+    where: string,
+    rowTable: Table | null,
+    optional: boolean,
+    kind: Kind,
   ): Compiled {
     const s: ValueObject = typeof spec === 'string' ? { column: spec } : spec;
     const opt = optional || s.optional === true;
@@ -449,15 +674,17 @@ class Engine {
     let raw: (ctx: Ctx) => string | string[] | Value;
     let what: string;
     if (s.first) {
-      const alternatives = s.first.map((a) => this.compile(a, where, rowTable, true, kind));
+      const alternatives = s.first.map((a) => this.compile(a, where, rowTable, true, kind, true));
       const names = s.first.map((a) => describeColumns(typeof a === 'string' ? { column: a } : a));
       if (
         !opt &&
         alternatives.every((a) => a.refs.length === 0 && needsColumns(s.first![alternatives.indexOf(a)]!))
-      )
+      ) {
         this.problems.push(
           `the files have none of the columns ${names.join(', or ')} (the mapping reads one for ${where})`,
         );
+        for (const c of s.first.flatMap(columnsOf)) this.requiredMissing.add(c);
+      }
       for (const a of alternatives) refs.push(...a.refs);
       what = alternatives.map((a) => a.what).join(' or ');
       const outcome = (ctx: Ctx): Outcome | null => {
@@ -467,7 +694,7 @@ class Engine {
         }
         return null;
       };
-      return { evaluate: (ctx) => this.finish(s, outcome(ctx)), refs, what };
+      return { evaluate: (ctx) => this.finish(s, outcome(ctx), ctx, where), refs, what };
     } else if (s.constant !== undefined) {
       const c = s.constant;
       raw = () => c;
@@ -510,6 +737,12 @@ class Engine {
       what = 'the tax row';
     }
     const units = s.unitsColumn ? ref(s.unitsColumn) : null;
+    // A date's placeholders (Vision's 1/1/1901 for "no date") are empty however the file writes them.
+    const emptyDates = new Set(
+      (s.transform === 'date' || (s.transform === undefined && kind === 'date') ? (s.empty ?? []) : [])
+        .map(toDate)
+        .flatMap((d) => ('value' in d ? [d.value] : [])),
+    );
     const evaluate = (ctx: Ctx): Outcome | null => {
       let v = raw(ctx);
       if (Array.isArray(v)) {
@@ -519,7 +752,11 @@ class Engine {
       // A code is looked up as written, before the transform reads what the table gave.
       if (s.lookup !== undefined && typeof v === 'string') {
         const found = this.codeTables.get(s.lookup)!(v);
-        if (found === null || found === '') return null;
+        if (found === null || found === '') {
+          if (found === null)
+            note(ctx, where, 'code', `${quoteCell(v)} is not in the code table "${s.lookup}"`);
+          return null;
+        }
         v = found;
       }
       // Without a transform a cell is read as the field's kind says: "1,234" for a number, 7/5/2005 for a date.
@@ -527,15 +764,21 @@ class Engine {
       if (t === undefined || t === 'text' || t === 'taxAmount')
         return { value: Array.isArray(v) ? v.filter(Boolean).join(' ') : v };
       if (Array.isArray(v) && t !== 'sum' && t !== 'mapLot') v = v.filter(Boolean).join(' ');
-      return this.apply(t, v, s, units ? this.cell(units, ctx) : '');
+      const o = this.apply(t, v, s, units ? this.cell(units, ctx) : '');
+      if ('converted' in o && o.converted) note(ctx, where, 'unit', o.converted);
+      return emptyDates.size && 'value' in o && emptyDates.has(o.value as string) ? null : o;
     };
-    return { evaluate: (ctx) => this.finish(s, evaluate(ctx)), refs, what };
+    return { evaluate: (ctx) => this.finish(s, evaluate(ctx), ctx, where), refs, what };
   }
 
   /** Empty results and the `invalid` rule, after the transform. */
-  private finish(s: ValueObject, o: Outcome | null): Outcome | null {
+  private finish(s: ValueObject, o: Outcome | null, ctx: Ctx, where: string): Outcome | null {
     if (o === null || ('value' in o && (o.value === '' || o.value === null))) return null;
-    if ('problem' in o) return s.invalid === 'empty' ? null : o;
+    if ('problem' in o) {
+      if (s.invalid !== 'empty') return o;
+      note(ctx, where, 'invalid', o.problem);
+      return null;
+    }
     return o;
   }
 
@@ -561,6 +804,8 @@ class Engine {
         return toInteger(v);
       case 'fraction':
         return toFraction(v);
+      case 'stories':
+        return toStories(v);
       case 'date':
         return toDate(v);
       case 'flag':
@@ -577,7 +822,13 @@ class Engine {
           return {
             problem: `unknown area unit ${JSON.stringify(unitText)}${s.unitsColumn ? ` (column "${s.unitsColumn}")` : ''}: expected acres (A) or square feet (S)`,
           };
-        return convertArea(v, from, t);
+        const area = convertArea(v, from, t);
+        return from === t || !('value' in area)
+          ? area
+          : {
+              ...area,
+              converted: `${quoteCell(v)} ${from === 'acres' ? 'acres' : 'square feet'} → ${String(area.value)} ${t === 'acres' ? 'acres' : 'square feet'}`,
+            };
       }
       default:
         return { value: textTransform(t, v) };
@@ -641,13 +892,17 @@ class Engine {
   ): ((ctx: Ctx) => boolean) | null {
     if (!when) return null;
     const tests = (Array.isArray(when) ? when : [when]).map((c): ((ctx: Ctx) => boolean) => {
+      if ('any' in c) {
+        const alternatives = c.any.map((a) => this.compileWhen(a, rowTable, where)!);
+        return (ctx) => alternatives.some((a) => a(ctx));
+      }
       if ('noRowsIn' in c) {
         const ts = this.tablesOf.get(c.noRowsIn);
         if (!ts) this.problems.push(`${where}: no file with id "${c.noRowsIn}"`);
         return (ctx) => (ts ?? []).every((t) => !t.byKey?.get(ctx.key)?.length);
       }
       const r = this.resolve(c.column, `${where} (when)`, c.file, rowTable, c.optional === true);
-      const re = c.matches !== undefined ? new RegExp(c.matches, 'i') : null;
+      const re = c.matches !== undefined ? safePattern(c.matches) : null;
       return (ctx) => {
         const v = r ? this.cell(r, ctx) : '';
         if (c.empty !== undefined && (v === '') !== c.empty) return false;
@@ -698,7 +953,7 @@ class Engine {
     for (const group of this.primaryGroups()) {
       const first = group[0]!;
       const ctx: Ctx = {
-        key: (this.primary.rows[first]![this.primary.keyCol] ?? '').toUpperCase(),
+        key: keyOf(this.primary, this.primary.rows[first]!),
         primaryRows: group,
         row: null,
       };
@@ -708,6 +963,8 @@ class Engine {
   }
 
   private record(ctx: Ctx, line: number, seen: Map<string, number> | null): SourceRecord {
+    const notes: ValueNote[] = [];
+    ctx.notes = notes;
     const value: Record<string, unknown> = {};
     const problems: string[] = [];
     for (const f of this.scalars) {
@@ -788,9 +1045,11 @@ class Engine {
         );
       }
     }
-    if (problems.length) return { line, error: problems.join('; ') };
+    if (problems.length)
+      return { line, error: problems.join('; '), partial: value, ...(notes.length ? { notes } : {}) };
     return {
       line,
+      ...(notes.length ? { notes } : {}),
       value,
       field: (p) => this.fieldOf(p, origins),
     };
@@ -863,6 +1122,20 @@ class Engine {
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function note(ctx: Ctx, field: string, kind: AdjustKind, text: string) {
+  ctx.notes?.push({ field, kind, text });
+}
+
+const quoteCell = (s: string | string[] | Value) =>
+  JSON.stringify(typeof s === 'string' && s.length > 40 ? `${s.slice(0, 40)}…` : s);
+
+/** A row's key: its key column's cell, or its key columns' cells joined by "/"; empty when all are. */
+function keyOf(t: Table, row: string[]): string {
+  if (t.keyCols.length === 1) return (row[t.keyCols[0]!] ?? '').toUpperCase();
+  const parts = t.keyCols.map((c) => row[c] ?? '');
+  return parts.every((p) => p === '') ? '' : parts.join('/').toUpperCase();
+}
 
 function toNumberOrNull(o: Outcome | null): number | null {
   if (!o || !('value' in o)) return null;

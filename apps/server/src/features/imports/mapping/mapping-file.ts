@@ -14,6 +14,7 @@ export const TRANSFORMS = [
   'number',
   'integer',
   'fraction',
+  'stories',
   'date',
   'flag',
   'perThousand',
@@ -82,7 +83,9 @@ export type Condition =
       flag?: boolean;
       optional?: boolean;
     }
-  | { noRowsIn: string };
+  | { noRowsIn: string }
+  /** True when any of these is (an item that has a date, or a price, or a book). */
+  | { any: Condition[] };
 
 export interface ItemSource {
   rows?: string;
@@ -95,10 +98,16 @@ export interface ListSpec {
   unique?: string | true;
 }
 
+/**
+ * The column that joins files, or alternatives tried in order; an alternative may be several columns
+ * whose cells together are the key (files that share only map, block and lot parts).
+ */
+export type KeySpec = string | Array<string | string[]>;
+
 export interface FileSpec {
   id: string;
   name?: string;
-  key?: string | string[];
+  key?: KeySpec;
   header?: boolean;
   delimiter?: string;
   many?: boolean;
@@ -120,14 +129,19 @@ export interface Mapping {
   name?: string;
   description?: string;
   files?: FileSpec[];
-  key?: string | string[];
+  key?: KeySpec;
   emptyValues?: string[];
+  /**
+   * Fields the town's file has none of on purpose (a town that does not publish areas): the import
+   * does not refuse the file for their being empty on every record.
+   */
+  absent?: string[];
   repeatedAccounts?: 'problem' | 'number';
   codeTables?: Record<string, CodeTable>;
   fields: Record<string, ValueSpec | ListSpec>;
 }
 
-const names = (s: z.ZodString) => z.union([s, z.array(s).min(1)]);
+const keyNames = (s: z.ZodString) => z.union([s, z.array(z.union([s, z.array(s).min(1)])).min(1)]);
 const columnName = z.string().trim().min(1, { message: 'a column name is required' });
 
 // A bare string is a column: read as { "column": … } so that a mistake is reported inside the object.
@@ -173,6 +187,7 @@ const valueSpec: z.ZodType<ValueSpec> = z.lazy(() =>
 
 const condition: z.ZodType<Condition> = z.union([
   z.object({ noRowsIn: z.string() }).strict(),
+  z.object({ any: z.array(z.lazy(() => condition)).min(1) }).strict(),
   z
     .object({
       column: columnName,
@@ -182,17 +197,10 @@ const condition: z.ZodType<Condition> = z.union([
       notIn: z.array(z.string()).optional(),
       matches: z
         .string()
-        .refine(
-          (s) => {
-            try {
-              new RegExp(s);
-              return true;
-            } catch {
-              return false;
-            }
-          },
-          { message: 'not a valid pattern' },
-        )
+        .superRefine((s, ctx) => {
+          const why = patternProblem(s);
+          if (why) ctx.addIssue({ code: 'custom', message: why });
+        })
         .optional(),
       empty: z.boolean().optional(),
       flag: z.boolean().optional(),
@@ -234,7 +242,7 @@ const MappingSchema = z
           .object({
             id: z.string().min(1),
             name: z.string().optional(),
-            key: names(columnName).optional(),
+            key: keyNames(columnName).optional(),
             header: z.boolean().optional(),
             delimiter: z.string().min(1).max(1).optional(),
             many: z.boolean().optional(),
@@ -244,8 +252,9 @@ const MappingSchema = z
       )
       .min(1)
       .optional(),
-    key: names(columnName).optional(),
+    key: keyNames(columnName).optional(),
     emptyValues: z.array(z.string()).optional(),
+    absent: z.array(z.string()).optional(),
     repeatedAccounts: z.enum(['problem', 'number']).optional(),
     codeTables: z
       .record(
@@ -275,6 +284,82 @@ const MappingSchema = z
   })
   .strict();
 
+/** Longer patterns are refused: a condition tests a cell, not a document. */
+const MAX_PATTERN = 200;
+
+/**
+ * Why a `matches` pattern is refused, or null. A repeated group that itself repeats or holds
+ * alternatives (`(a+)+`, `(a|aa)*`) and back-references can take exponential time on a cell that
+ * nearly matches, freezing the server; the patterns a condition needs (`^R`, `^(10|13)`, `CONDO`) have
+ * none of them.
+ */
+export function patternProblem(pattern: string): string | null {
+  if (pattern.length > MAX_PATTERN) return `a pattern is at most ${MAX_PATTERN} characters`;
+  try {
+    new RegExp(pattern);
+  } catch {
+    return 'not a valid pattern';
+  }
+  if (/\\[1-9]|\\k</.test(pattern)) return 'back-references (\\1) are not allowed in a pattern';
+  // Each open group: does it hold a quantifier or an alternative?
+  const groups: Array<{ risky: boolean }> = [];
+  let lastGroupRisky = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      i++;
+      lastGroupRisky = false;
+      continue;
+    }
+    if (c === '[') {
+      // A character class: skip to its end (a "]" first in it is a literal).
+      i++;
+      if (pattern[i] === '^') i++;
+      if (pattern[i] === ']') i++;
+      while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
+      lastGroupRisky = false;
+      continue;
+    }
+    const quantifier =
+      c === '*' || c === '+' || c === '?' || (c === '{' && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)));
+    if (quantifier) {
+      if (lastGroupRisky && c !== '?')
+        return 'a repeated group may not itself repeat or hold alternatives (such as (a+)+): it can take hours to test';
+      if (groups.length) groups[groups.length - 1]!.risky = true;
+      lastGroupRisky = false;
+      continue;
+    }
+    if (c === '(') {
+      groups.push({ risky: false });
+      // A group's kind (`(?:`, `(?=`, `(?<name>`) is not a quantifier.
+      const kind = /^\(\?(?:[:=!]|<[=!]|<[A-Za-z_]\w*>)/.exec(pattern.slice(i));
+      if (kind) i += kind[0].length - 1;
+      lastGroupRisky = false;
+      continue;
+    }
+    if (c === '|') {
+      if (groups.length) groups[groups.length - 1]!.risky = true;
+      lastGroupRisky = false;
+      continue;
+    }
+    if (c === ')') {
+      const g = groups.pop();
+      lastGroupRisky = g?.risky ?? false;
+      if (lastGroupRisky && groups.length) groups[groups.length - 1]!.risky = true;
+      continue;
+    }
+    lastGroupRisky = false;
+  }
+  return null;
+}
+
+/** A checked `matches` pattern as the case-insensitive expression a condition tests. */
+export function safePattern(pattern: string): RegExp {
+  const why = patternProblem(pattern);
+  if (why) throw new MappingError('pattern', [`${JSON.stringify(pattern)}: ${why}`]);
+  return new RegExp(pattern, 'i');
+}
+
 /** A mapping file that cannot be used: each message names the place in the file. */
 export class MappingError extends Error {
   constructor(
@@ -300,7 +385,9 @@ export function readMapping(json: unknown, source: string): Mapping {
     );
   const problems: string[] = [];
   const fields: Record<string, ValueSpec | ListSpec> = {};
-  for (const [field, spec] of Object.entries(parsed.data.fields)) {
+  // The names as written: a parser drops `__proto__`, which must be refused like any other stranger.
+  const raw = (json as { fields: Record<string, unknown> }).fields;
+  for (const [field, spec] of Object.keys(raw).map((k) => [k, parsed.data.fields[k]] as const)) {
     const part = RECORD_FIELDS[field];
     if (!part) {
       problems.push(`fields.${field}: not a field of the property record (see docs/import-format.md)`);
@@ -356,6 +443,9 @@ export function readMapping(json: unknown, source: string): Mapping {
       problems.push(`fields.${field}: images cannot be mapped yet`);
     } else checkSpec(spec, `fields.${field}`);
   }
+  for (const [i, field] of (mapping.absent ?? []).entries())
+    if (!RECORD_FIELDS[field.split('.')[0]!])
+      problems.push(`absent.${i}: ${JSON.stringify(field)} is not a field of the property record`);
   if (!('Account' in parsed.data.fields))
     problems.push('fields.Account: every mapping must say where the account comes from');
   if (problems.length) throw new MappingError(source, problems);

@@ -28,14 +28,20 @@ function partOf(schema: z.ZodType): FieldPart {
     // Read as a plain object: the item's full zod type is too deep for the compiler to follow here.
     const shape = (check.item as unknown as { shape?: Record<string, z.ZodType> }).shape;
     if (!shape) return { k: 'images' };
-    const item: Record<string, Kind> = {};
+    const item: Record<string, Kind> = Object.create(null) as Record<string, Kind>;
     for (const [name, s] of Object.entries(shape)) item[name] = kindOf(s);
     return { k: 'list', item };
   }
   return { k: 'value', kind: kindOf(schema) };
 }
 
-/** Every field of the record, in the contract's order. */
-export const RECORD_FIELDS: Record<string, FieldPart> = Object.fromEntries(
-  Object.entries(PropertyRecord.shape).map(([name, schema]) => [name, partOf(schema as z.ZodType)]),
+/**
+ * Every field of the record, in the contract's order. Without a prototype: a mapping's field name
+ * (`constructor`, `toString`) is looked up among the record's fields only, never among an object's.
+ */
+export const RECORD_FIELDS: Record<string, FieldPart> = Object.assign(
+  Object.create(null) as Record<string, FieldPart>,
+  Object.fromEntries(
+    Object.entries(PropertyRecord.shape).map(([name, schema]) => [name, partOf(schema as z.ZodType)]),
+  ),
 );

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   accountText,
@@ -13,6 +15,7 @@ import {
   toFlag,
   toFraction,
   toInteger,
+  toStories,
 } from './transforms.ts';
 
 describe('street address split', () => {
@@ -37,8 +40,40 @@ describe('street address split', () => {
     ['89-91 GORE ST #89/91#1', '89-91', 'GORE ST', '89/91#1'],
     ['14 1/2- 16 1/2 WOODBRIDGE ST #161/2', '14 1/2-16 1/2', 'WOODBRIDGE ST', '161/2'],
     ['UNIT 1 RD', '', 'UNIT 1 RD', ''],
+    // Lebanon, NH's Vision export, as its locations come.
+    ['5 MEADOW BROOK APTS', '5', 'MEADOW BROOK APTS', ''],
+    ['20 MORGAN DR Unit 21', '20', 'MORGAN DR', '21'],
+    ['20 MORGAN DR #Unit 10', '20', 'MORGAN DR', '10'],
+    ['023B PEABODY ST', '023B', 'PEABODY ST', ''],
+    ['54 + 56 ETNA RD', '54+56', 'ETNA RD', ''],
+    ['6 OAK RIDGE RD #1', '6', 'OAK RIDGE RD', '1'],
+    ['0 HILLTOP DR', '', 'HILLTOP DR', ''],
+    ['17 FARAWAY LN ', '17', 'FARAWAY LN', ''],
   ])('%s → %s / %s / %s', (address, number, street, unit) => {
     expect(splitStreetAddress(address)).toEqual({ number, street, unit });
+  });
+});
+
+describe('every address in docs/import-format.md splits as the table there says', () => {
+  const doc = fs.readFileSync(
+    path.resolve(import.meta.dirname, '../../../../../../docs/import-format.md'),
+    'utf8',
+  );
+  const table = /#### How an address is split[\s\S]*?\n\| address[^\n]*\n\|[-| ]+\n((?:\|[^\n]*\n)+)/.exec(
+    doc,
+  )![1]!;
+  const cases = table
+    .trim()
+    .split('\n')
+    .map((row) =>
+      row
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim().replace(/^`|`$/g, '')),
+    );
+  it('has the cases', () => expect(cases.length).toBeGreaterThan(10));
+  it.each(cases)('%s → %s / %s / %s', (address, number, street, unit) => {
+    expect(splitStreetAddress(address!)).toEqual({ number, street, unit });
   });
 });
 
@@ -66,7 +101,8 @@ describe('dates', () => {
   });
   it('names what is wrong with a date it cannot read', () => {
     expect(toDate('2/30/2020')).toEqual({ problem: '"2/30/2020" is not a real date' });
-    expect(toDate('07/23/0987')).toEqual({ problem: '"07/23/0987" has an unlikely year (0987)' });
+    // A real date in an unlikely year is read as written: the import warns of it and publishes it.
+    expect(toDate('07/23/0987')).toEqual({ value: '0987-07-23' });
     expect(toDate('May 1 2019')).toEqual({
       problem: 'expected a date (M/D/YYYY, YYYYMMDD or YYYY-MM-DD), got "May 1 2019"',
     });
@@ -85,7 +121,15 @@ describe('money and counts written as text', () => {
   ])('%s → %d', (text, n) => {
     expect(parseNumber(text)).toBe(n);
   });
-  it.each(['N/A', '12abc', '1e5', '1,23', '$', ''])('%s is not a number', (text) => {
+  it.each([
+    ['2.3e-05', 0.000023],
+    ['1E+06', 1_000_000],
+    ['1e5', 100_000],
+    ['-4.5E2', -450],
+  ])('%s (scientific notation, as spreadsheets write it) → %d', (text, n) => {
+    expect(parseNumber(text)).toBe(n);
+  });
+  it.each(['N/A', '12abc', 'e5', '1e', '1,23', '$', '', '1e999'])('%s is not a number', (text) => {
     expect(parseNumber(text)).toBeNull();
   });
   it('counts are whole numbers, stories may be fractions', () => {
@@ -93,6 +137,24 @@ describe('money and counts written as text', () => {
     expect(toInteger('2.5')).toEqual({ problem: 'expected a whole number, got "2.5"' });
     expect(toFraction('1 1/4')).toEqual({ value: 1.25 });
     expect(toFraction('1.75')).toEqual({ value: 1.75 });
+  });
+  it.each([
+    ['1', 1],
+    ['2.00', 2],
+    ['1 1/2', 1.5],
+    ['1H', 1.5],
+    ['1T', 1.75],
+    ['1A', 1.25],
+    ['2A', 2.25],
+    ['2h', 2.5],
+  ])('stories %s → %d (Vision codes as Vision writes them)', (text, n) => {
+    expect(toStories(text)).toEqual({ value: n });
+  });
+  it('names a story code it does not know instead of dropping it', () => {
+    expect(toStories('1Q')).toEqual({
+      problem: 'unknown story code "1Q" (Vision\'s codes add H, T, A to the whole stories)',
+    });
+    expect(toStories('tall')).toEqual({ problem: 'expected a number of stories, got "tall"' });
   });
 });
 

@@ -5,7 +5,8 @@
  */
 
 export type Value = string | number | boolean | null;
-export type Outcome = { value: Value } | { problem: string };
+/** A value (and, for a unit conversion, what was converted), or a problem in words. */
+export type Outcome = { value: Value; converted?: string } | { problem: string };
 
 const ok = (value: Value): Outcome => ({ value });
 const problem = (text: string): Outcome => ({ problem: text });
@@ -25,10 +26,14 @@ export function cleanCell(raw: string): string {
 
 // ─── numbers ────────────────────────────────────────────────────────────────────────────────────────
 
+/** Digits with thousands commas or none, a decimal part, an exponent (`2.3e-05`) after digits only. */
+export const NUMBER_TEXT = /^(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d{1,3})?$/;
+
 /**
  * Money and counts written as text: an optional sign or accounting parentheses, an optional "$",
  * digits with thousands commas in the right places, an optional decimal part. `$1,234.50` → 1234.5,
- * `1,234` → 1234, `(250)` → -250. Anything else (`N/A`, `12abc`, `1e5`, `1,23`) is not a number.
+ * `1,234` → 1234, `(250)` → -250, and scientific notation as spreadsheets write small numbers
+ * (`2.3e-05`, `1E+06`). Anything else (`N/A`, `12abc`, `1,23`) is not a number.
  */
 export function parseNumber(text: string): number | null {
   let s = text.replace(/\s+/g, '');
@@ -42,8 +47,9 @@ export function parseNumber(text: string): number | null {
     s = s.slice(1);
   }
   if (s.startsWith('$')) s = s.slice(1);
-  if (!/^(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?$/.test(s) || !/\d/.test(s)) return null;
+  if (!NUMBER_TEXT.test(s) || !/\d/.test(s)) return null;
   const n = Number(s.replace(/,/g, ''));
+  if (!Number.isFinite(n)) return null;
   return negative ? -n : n;
 }
 
@@ -68,6 +74,34 @@ export function toFraction(text: string): Outcome {
     return ok(Number(m[1] ?? 0) + Number(m[2]) / den);
   }
   return toNumber(text);
+}
+
+/**
+ * Vision's story-height codes: whole stories, then a letter for the part story above them. Vision
+ * writes `1H` for 1½ and `1T` for 1¾ stories (the half- and three-quarter-story sketch areas), `1A` for
+ * a story with an attic above it, counted as a quarter story. docs/import-format.md has the table.
+ */
+export const VISION_STORY_PARTS: Record<string, { add: number; means: string }> = {
+  H: { add: 0.5, means: 'and a half story' },
+  T: { add: 0.75, means: 'and a three-quarter story' },
+  A: { add: 0.25, means: 'and an attic (a quarter story)' },
+};
+
+/** Stories as a number: `2`, `1.75`, `1 1/2`, or a Vision code `1H` (1.5), `1T` (1.75), `2A` (2.25). */
+export function toStories(text: string): Outcome {
+  const m = /^(\d{1,2})\s*([A-Z])$/i.exec(text.trim());
+  if (m) {
+    const part = Object.hasOwn(VISION_STORY_PARTS, m[2]!.toUpperCase())
+      ? VISION_STORY_PARTS[m[2]!.toUpperCase()]!
+      : null;
+    if (!part)
+      return problem(
+        `unknown story code ${quote(text)} (Vision's codes add ${Object.keys(VISION_STORY_PARTS).join(', ')} to the whole stories)`,
+      );
+    return ok(Number(m[1]) + part.add);
+  }
+  const n = toFraction(text);
+  return 'problem' in n ? problem(`expected a number of stories, got ${quote(text)}`) : n;
 }
 
 /** A rate in dollars per $1,000 (a mill rate) as the fraction a tax row holds: 23.98 → 0.02398. */
@@ -116,8 +150,8 @@ export function convertArea(text: string, from: AreaUnit, to: AreaUnit): Outcome
 /**
  * A date as YYYY-MM-DD, from the forms exports use: `M/D/YYYY` (US order), `YYYYMMDD`, ISO
  * `YYYY-MM-DD`, each optionally followed by a time (`2008-06-20 00:00:00.000`, `7/5/2005 12:00:00 AM`,
- * `2024-04-01T00:00:00Z`), which is dropped. The date must exist, and its year lie within 1700–2200
- * (a year typed `0987` is a typing mistake, not a date).
+ * `2024-04-01T00:00:00Z`), which is dropped. The date must exist; an unlikely year (`0987`) is read as
+ * written, and warned of by the import.
  */
 export function toDate(text: string): Outcome {
   const s = text.trim();
@@ -133,8 +167,7 @@ export function toDate(text: string): Outcome {
   const date = new Date(`${iso}T00:00:00Z`);
   if (Number.isNaN(date.getTime()) || !date.toISOString().startsWith(iso))
     return problem(`${quote(text)} is not a real date`);
-  const year = Number(y);
-  if (year < 1700 || year > 2200) return problem(`${quote(text)} has an unlikely year (${y})`);
+  // A year typed `0987` is read as written: the import warns of it (import-notes.ts) and publishes it.
   return ok(iso);
 }
 
@@ -164,11 +197,14 @@ const HOUSE = String.raw`\d+[A-Z]?(?:\.\d+)?(?: \d\/\d)?[A-Z]?`;
 /** A house number or a range or list of them: `12-14`, `26+28`, `63-65-65R`, `23-23 1/2`. */
 const NUMBER_PART = new RegExp(String.raw`^(${HOUSE}(?: ?[-+&] ?${HOUSE})*) (.+)$`, 'i');
 /** The unit at the end in words: `UNIT 1`, `UNIT #3`, `APT 2B`, `STE 100`. */
-const UNIT_WORDS = /\s+(?:UNIT|APT|APARTMENT|STE|SUITE)\s*#?\s*([A-Z0-9][A-Z0-9/.-]*(?: \d\/\d)?)$/i;
+const UNIT_WORDS = /\s+(?:UNIT|APT|APARTMENT|STE|SUITE)\b\s*#?\s*([A-Z0-9][A-Z0-9/.-]*(?: \d\/\d)?)$/i;
+/** The word a unit after "#" may repeat: `#Unit 10` is unit 10. */
+const UNIT_WORD_AFTER_HASH = /^(?:UNIT|APT|APARTMENT|STE|SUITE)\b\s*/i;
 
 /**
  * A one-line street address split into house number, street and unit: `12-14 MAIN ST` → 12-14 /
- * MAIN ST; `4 CANAL PK #PH10` → 4 / CANAL PK / PH10; `37 NORTH RD UNIT 1` → 37 / NORTH RD / 1. A house
+ * MAIN ST; `4 CANAL PK #PH10` → 4 / CANAL PK / PH10; `37 NORTH RD UNIT 1` → 37 / NORTH RD / 1 (a whole
+ * word: `5 MEADOW BROOK APTS` is all street); `20 MORGAN DR #Unit 10` → unit 10. A house
  * number `0` means the parcel has none (`0 OFF GOOSE POND RD` → street OFF GOOSE POND RD); an address
  * without a number is all street.
  */
@@ -191,7 +227,10 @@ function splitAddress(address: string): StreetAddress {
   // Everything after the first "#" is the unit (`#89/91#1` included); else a trailing UNIT/APT/STE.
   const hash = rest.indexOf('#');
   if (hash > 0) {
-    unit = rest.slice(hash + 1).trim();
+    unit = rest
+      .slice(hash + 1)
+      .trim()
+      .replace(UNIT_WORD_AFTER_HASH, '');
     rest = rest
       .slice(0, hash)
       .replace(/\s+(?:UNIT|APT|APARTMENT|STE|SUITE)\s*$/i, '')

@@ -29,7 +29,8 @@ const ROWS = [
     'ORCHARD LANE TRUST,101 ELM ST,ELMFIELD,MA,01990,,R1,1962,1650,1,1400,Cape,1.5,6,7-101,n',
   '7-103,E2,0,41000,0,41000,2025,10890,S,0,0,,,130,103 ELM ST,,ELMFIELD,01990,' +
     'BLUE HERON LLC,PO BOX 12,ELMFIELD,MA,01990,,R1,0,0,0,0,,0,0,7-103,n',
-  '7-110,E3,210000,88000,3500,301500,2025,1.1,A,20050301,190000,40018,542,101,110 ELM ST,B,ELMFIELD,01990,' +
+  // A 1987 sale typed as 0987: read as written, with a warning that does not block the roll.
+  '7-110,E3,210000,88000,3500,301500,2025,1.1,A,09870301,190000,40018,542,101,110 ELM ST,B,ELMFIELD,01990,' +
     'STONEWALL FARM INC,110 ELM ST,ELMFIELD,MA,01990,,R2,1999,2100,2,1900,Colonial,2,8,7-110,n',
 ];
 const csv = (rows: string[]) => Buffer.from(`${HEADER}\n${rows.join('\n')}\n`);
@@ -93,8 +94,16 @@ describe('provider console: publishing a town’s export with a preview', () => 
     // Focus lands on the preview, so a keyboard user reads it from its start.
     expect(await heading.evaluate((h) => h === document.activeElement)).toBe(true);
     await dialog
-      .getByText(/3 records in elmfield-l3\.csv, read as the format massgis-l3\. No problems found\./)
+      .getByText(
+        /3 records in elmfield-l3\.csv, read as the format massgis-l3\. No problems found; 1 warning/,
+      )
       .waitFor();
+    // The warning is shown before the provider confirms, by line, field and column.
+    expect(
+      await dialog.getByRole('list', { name: 'Warnings' }).getByRole('listitem').allTextContents(),
+    ).toEqual([
+      'line 4: Sales[0].SaleDate (column "LS_DATE"): the year 0987 is unlikely; published as given',
+    ]);
 
     const sample = dialog.getByRole('table', { name: 'The first 3 records as they will be published' });
     const firstRow = sample.getByRole('row').nth(1);

@@ -78,8 +78,28 @@ export const FieldFill = z.object({
   Filled: z.number().int(),
   /** Records, or for an item field the items of its list. */
   Of: z.number().int(),
+  /** The same in the town's published roll, when it has one. */
+  PublishedFilled: z.number().int().optional(),
+  PublishedOf: z.number().int().optional(),
 });
 export type FieldFill = z.infer<typeof FieldFill>;
+
+/** A record a publish would add, remove or change, as a clerk finds it. */
+const ListedRecord = z.object({ Account: z.string(), MapLot: z.string() });
+
+/** What publishing the file would do to the town's published roll, by Account. */
+export const RollChangesDto = z.object({
+  /** Records published now. */
+  Published: z.number().int(),
+  Added: z.number().int(),
+  Removed: z.number().int(),
+  Changed: z.number().int(),
+  Unchanged: z.number().int(),
+  FirstAdded: z.array(ListedRecord),
+  FirstRemoved: z.array(ListedRecord),
+  FirstChanged: z.array(ListedRecord),
+});
+export type RollChangesDto = z.infer<typeof RollChangesDto>;
 
 /**
  * POST /api/rolls/{clientId}/preview: what publishing these files would do, found by mapping and
@@ -91,14 +111,29 @@ export const RollPreviewDto = z.object({
   Format: z.string().nullable(),
   Mapping: z.string().nullable(),
   Records: z.number().int(),
+  /** Files whose header row is not on line 1 (a junk line above it), and the line it was found on. */
+  HeaderLines: z.array(z.object({ File: z.string(), Line: z.number().int() })),
+  /** Optional columns the format or mapping reads that the files do not have, with the fields they fill. */
+  AbsentColumns: z.array(z.string()),
   Fill: z.array(FieldFill),
-  /** Columns of each file that no part of the mapping reads. */
-  UnusedColumns: z.array(z.object({ File: z.string(), Columns: z.array(z.string()) })),
+  /** Columns of each file that no part of the mapping reads: the first 50 names, and how many. */
+  UnusedColumns: z.array(
+    z.object({ File: z.string(), Columns: z.array(z.string()), Count: z.number().int() }),
+  ),
   /** The first records as mapped, in the §3 shape (not yet checked: a problem below may be in one). */
   Sample: z.array(z.object({ Line: z.number().int(), Record: z.record(z.string(), z.unknown()) })),
   ProblemCount: z.number().int(),
   /** The first problems, each naming its line, portal field and source column. */
   Problems: z.array(z.string()),
+  /** Values read but doubtful (published as given): the count and the first, by line. */
+  WarningCount: z.number().int(),
+  Warnings: z.array(z.string()),
+  /** Values the mapping left out or changed on purpose, per field, with the first few by line. */
+  Adjusted: z.array(
+    z.object({ Field: z.string(), What: z.string(), Count: z.number().int(), Examples: z.array(z.string()) }),
+  ),
+  /** The comparison with the town's published roll; null when it has none. */
+  Changes: RollChangesDto.nullable(),
 });
 export type RollPreviewDto = z.infer<typeof RollPreviewDto>;
 

@@ -72,9 +72,19 @@ export function RollPreview({
       <p className="margin-top-0 opp-break">
         {plural(preview.Records, 'record')} in {preview.SourceFiles.join(', ')}, {how}.{' '}
         {ok
-          ? 'No problems found.'
+          ? preview.WarningCount > 0
+            ? `No problems found; ${plural(preview.WarningCount, 'warning')} (published as given).`
+            : 'No problems found.'
           : `${plural(preview.ProblemCount, 'problem')} found: this roll cannot be published as it is.`}
       </p>
+      {preview.HeaderLines.map((h) => (
+        <p key={h.File} className="margin-top-0 opp-break">
+          {h.File}: the header row is line {h.Line}; the line{h.Line > 2 ? 's' : ''} above it{' '}
+          {h.Line > 2 ? 'are' : 'is'} not part of the roll.
+        </p>
+      ))}
+
+      <RollChanges changes={preview.Changes} />
 
       {preview.Problems.length > 0 ? (
         <Alert type="error">
@@ -89,6 +99,42 @@ export function RollPreview({
             </p>
           ) : null}
         </Alert>
+      ) : null}
+
+      {preview.Warnings.length > 0 ? (
+        <Alert
+          type="warning"
+          heading={
+            <h5 className="usa-alert__heading">
+              {plural(preview.WarningCount, 'warning')}: read as given, and published so
+            </h5>
+          }
+        >
+          <ul className="usa-alert__text" aria-label="Warnings">
+            {preview.Warnings.map((w, i) => (
+              <li key={i}>{w}</li>
+            ))}
+          </ul>
+          {preview.WarningCount > preview.Warnings.length ? (
+            <p className="usa-alert__text">
+              …and {formatCount(preview.WarningCount - preview.Warnings.length)} more.
+            </p>
+          ) : null}
+        </Alert>
+      ) : null}
+
+      {preview.Adjusted.length > 0 ? (
+        <>
+          <p className="margin-bottom-0">Values the mapping changed:</p>
+          <ul className="margin-top-05 opp-break" aria-label="Values the mapping changed">
+            {preview.Adjusted.map((a) => (
+              <li key={`${a.Field} ${a.What}`}>
+                {a.Field}: {plural(a.Count, 'value')} {a.What} ({a.Examples.join('; ')}
+                {a.Count > a.Examples.length ? '; …' : ''})
+              </li>
+            ))}
+          </ul>
+        </>
       ) : null}
 
       {preview.Sample.length > 0 ? (
@@ -126,12 +172,16 @@ export function RollPreview({
       {preview.Fill.length > 0 ? (
         <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={`${id}-fill`}>
           <table className="usa-table usa-table--borderless usa-table--compact opp-history">
-            <caption id={`${id}-fill`}>How many records got a value, by portal field</caption>
+            <caption id={`${id}-fill`}>
+              How many records got a value, by portal field
+              {preview.Changes ? ', beside the published roll' : ''}
+            </caption>
             <thead>
               <tr>
                 <th scope="col">Field</th>
                 <th scope="col">Filled</th>
                 <th scope="col">Share</th>
+                {preview.Changes ? <th scope="col">Published now</th> : null}
               </tr>
             </thead>
             <tbody>
@@ -144,6 +194,12 @@ export function RollPreview({
                     {formatCount(f.Filled)} of {formatCount(f.Of)}
                   </td>
                   <td>{fillPercent(f.Filled, f.Of)}%</td>
+                  {preview.Changes ? (
+                    <td>
+                      {fillPercent(f.PublishedFilled ?? 0, f.PublishedOf ?? 0)}% (
+                      {formatCount(f.PublishedFilled ?? 0)} of {formatCount(f.PublishedOf ?? 0)})
+                    </td>
+                  ) : null}
                 </tr>
               ))}
             </tbody>
@@ -158,10 +214,17 @@ export function RollPreview({
             {preview.UnusedColumns.map((u) => (
               <li key={u.File}>
                 {u.File}: {u.Columns.join(', ')}
+                {u.Count > u.Columns.length ? ` … (${formatCount(u.Count)} in all)` : ''}
               </li>
             ))}
           </ul>
         </>
+      ) : null}
+
+      {preview.AbsentColumns.length > 0 ? (
+        <p className="opp-break">
+          Optional columns the files do not have: {preview.AbsentColumns.join(', ')}
+        </p>
       ) : null}
 
       {!ok ? <p className="usa-hint">Correct the files (or the mapping) and preview them again.</p> : null}
@@ -176,5 +239,33 @@ export function RollPreview({
         </button>
       </div>
     </section>
+  );
+}
+
+const listed = (records: Array<{ Account: string; MapLot: string }>, count: number) =>
+  `${records.map((r) => (r.MapLot ? `${r.Account} (map/lot ${r.MapLot})` : r.Account)).join(', ')}${count > records.length ? ', …' : ''}`;
+
+/** What publishing would do to the town's published roll, by Account (issue 45). */
+function RollChanges({ changes }: { changes: RollPreviewDto['Changes'] }) {
+  if (!changes) return <p className="margin-top-0">The town has no published roll: every record is new.</p>;
+  const rows: Array<[string, number, Array<{ Account: string; MapLot: string }>]> = [
+    ['add', changes.Added, changes.FirstAdded],
+    ['remove', changes.Removed, changes.FirstRemoved],
+    ['change', changes.Changed, changes.FirstChanged],
+  ];
+  return (
+    <>
+      <p className="margin-bottom-0">
+        Compared with the published roll ({plural(changes.Published, 'record')}), publishing would:
+      </p>
+      <ul className="margin-top-05 opp-break" aria-label="Changes to the published roll">
+        {rows.map(([label, count, first]) => (
+          <li key={label}>
+            {`${label} ${plural(count, 'record')}${first.length ? `: ${listed(first, count)}` : ''}`}
+          </li>
+        ))}
+        <li>leave {plural(changes.Unchanged, 'record')} unchanged</li>
+      </ul>
+    </>
   );
 }

@@ -12,6 +12,8 @@ function cleanPreview(over: Partial<RollPreviewDto> = {}): RollPreviewDto {
     Format: null,
     Mapping: null,
     Records: 2,
+    HeaderLines: [],
+    AbsentColumns: [],
     Fill: [{ Field: 'Account', Filled: 2, Of: 2 }],
     UnusedColumns: [],
     Sample: [
@@ -20,6 +22,10 @@ function cleanPreview(over: Partial<RollPreviewDto> = {}): RollPreviewDto {
     ],
     ProblemCount: 0,
     Problems: [],
+    WarningCount: 0,
+    Warnings: [],
+    Adjusted: [],
+    Changes: null,
     ...over,
   };
 }
@@ -363,7 +369,7 @@ describe('Publish roll', () => {
             { Field: 'Account', Filled: 3, Of: 3 },
             { Field: 'TotalAcres', Filled: 2, Of: 3 },
           ],
-          UnusedColumns: [{ File: 'l3.csv', Columns: ['COUNTY_EXTRA'] }],
+          UnusedColumns: [{ File: 'l3.csv', Columns: ['COUNTY_EXTRA'], Count: 1 }],
           Sample: [
             {
               Line: 2,
@@ -434,6 +440,90 @@ describe('Publish roll', () => {
     expect(within(dialog).queryByRole('heading', { name: 'Preview: nothing is published yet' })).toBeNull();
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Preview roll' }));
     expect(sent).toHaveLength(1);
+  });
+
+  it('shows warnings, changed values and what publishing would change before the provider confirms', async () => {
+    fakeUpload(
+      { status: 202, body: makeRun({ RunID: 27, ClientID: 3 }) },
+      {
+        status: 200,
+        body: cleanPreview({
+          SourceFiles: ['nhdra.csv'],
+          Mapping: 'lebanon-nhdra.json',
+          Records: 3,
+          HeaderLines: [{ File: 'nhdra.csv', Line: 2 }],
+          Fill: [{ Field: 'Account', Filled: 3, Of: 3, PublishedFilled: 2, PublishedOf: 2 }],
+          WarningCount: 2,
+          Warnings: [
+            'line 3: Sales[0].SaleDate (column "saledate"): the year 0987 is unlikely; published as given',
+            'line 4: Sales[1].SalePrice (column "ID1 Prior Sale Price"): a sale price (5000) with no sale date; published as given',
+          ],
+          Adjusted: [
+            {
+              Field: 'LandCode',
+              What: 'left empty (a code not in the code table)',
+              Count: 1,
+              Examples: ['line 3: "999" is not in the code table "use"'],
+            },
+          ],
+          AbsentColumns: ['ZONE (Zone)'],
+          Changes: {
+            Published: 2,
+            Added: 1,
+            Removed: 0,
+            Changed: 1,
+            Unchanged: 1,
+            FirstAdded: [{ Account: '1-3-100', MapLot: '1-3-100' }],
+            FirstRemoved: [],
+            FirstChanged: [{ Account: '1-1', MapLot: '1-1' }],
+          },
+        }),
+      },
+    );
+    serverWith([makeRun({ RunID: 27, ClientID: 3 })]);
+    renderConsole();
+    const dialog = await openSettings();
+    const user = userEvent.setup();
+    await user.upload(
+      within(dialog).getByLabelText('Roll file'),
+      new File(['{}\n'], 'nhdra.jsonl', { type: 'application/x-ndjson' }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    await within(dialog).findByRole('heading', { name: 'Preview: nothing is published yet' });
+    expect(within(dialog).getByText(/No problems found; 2 warnings \(published as given\)/)).toBeTruthy();
+    expect(within(dialog).getByText(/nhdra\.csv: the header row is line 2/)).toBeTruthy();
+    const warnings = within(dialog).getByRole('list', { name: 'Warnings' });
+    expect(
+      within(warnings)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'line 3: Sales[0].SaleDate (column "saledate"): the year 0987 is unlikely; published as given',
+      'line 4: Sales[1].SalePrice (column "ID1 Prior Sale Price"): a sale price (5000) with no sale date; published as given',
+    ]);
+    const changes = within(dialog).getByRole('list', { name: 'Changes to the published roll' });
+    expect(
+      within(changes)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'add 1 record: 1-3-100 (map/lot 1-3-100)',
+      'remove 0 records',
+      'change 1 record: 1-1 (map/lot 1-1)',
+      'leave 1 record unchanged',
+    ]);
+    expect(
+      within(within(dialog).getByRole('list', { name: 'Values the mapping changed' })).getByText(
+        /LandCode: 1 value left empty \(a code not in the code table\)/,
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).getByText('Optional columns the files do not have: ZONE (Zone)')).toBeTruthy();
+    const fill = within(dialog).getByRole('table', {
+      name: 'How many records got a value, by portal field, beside the published roll',
+    });
+    expect(within(fill).getByRole('row', { name: /Account 3 of 3 100% 100% \(2 of 2\)/ })).toBeTruthy();
+    // Warnings do not block: the provider may confirm.
+    expect(within(dialog).getByRole('button', { name: 'Confirm publish' })).toBeTruthy();
   });
 
   it('sends a mapping file beside the data, and shows a refusal of the mapping by its field', async () => {

@@ -62,9 +62,13 @@ export class FillCounter {
   private readonly counts = new Map<string, number>();
   private readonly items = new Map<string, number>();
 
+  /** `only`: the top-level fields worth counting (a publishing run needs only the refusal's). */
+  constructor(private readonly only: Set<string> | null = null) {}
+
   add(value: Record<string, unknown>) {
     this.records++;
     for (const field in value) {
+      if (this.only && !this.only.has(field)) continue;
       const v = value[field];
       if (Array.isArray(v)) {
         if (v.length === 0) continue;
@@ -129,10 +133,17 @@ const THIS_YEAR = new Date().getUTCFullYear();
 
 /** The import's notes, gathered record by record. */
 export class ImportNotes {
-  readonly fill = new FillCounter();
+  readonly fill: FillCounter;
   warnings: string[] = [];
   warningCount = 0;
   private readonly adjusted = new Map<string, Adjusted>();
+
+  /** `refusalOnly`: count the fill of the fields the refusal reads only (a publishing run's need). */
+  constructor(options: { refusalOnly?: boolean } = {}) {
+    this.fill = new FillCounter(
+      options.refusalOnly ? new Set(NEEDED.map((n) => n.field.split('.')[0]!)) : null,
+    );
+  }
 
   /** Notes one record as read (before the contract's check: a record with problems counts too). */
   add(item: SourceRecord) {

@@ -311,7 +311,7 @@ export const rollImportService = {
     onProgress: (p: ImportProgress) => void,
     options: ImportOptions & { checks?: Pick<RollInput, 'mappedFields' | 'absent'> },
   ): Promise<PublishOutcome> {
-    const notes = new ImportNotes();
+    const notes = new ImportNotes({ refusalOnly: true });
     const owners = options.checks?.mappedFields ? await publishesOwners(db, run.clientId) : true;
     const outcome = await importRoll(
       db,

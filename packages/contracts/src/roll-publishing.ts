@@ -11,8 +11,8 @@ export const ROLL_MAX_BYTES = 1024 * 1024 * 1024;
 export const ROLL_EXTENSIONS = ['jsonl', 'ndjson', 'csv'] as const;
 export const ROLL_ACCEPT = '.jsonl,.ndjson,.csv,text/csv,application/x-ndjson,application/jsonl';
 
-/** A town's own export read through a format or a mapping: CSV or TSV files, several joined by a key. */
-export const EXPORT_ACCEPT = '.csv,.tsv,.txt,.tab,text/csv,text/tab-separated-values,text/plain';
+/** A town's own export read through a format or a mapping: CSV, TSV or DBF files, several joined by a key. */
+export const EXPORT_ACCEPT = '.csv,.tsv,.txt,.tab,.dbf,text/csv,text/tab-separated-values,text/plain';
 /** A mapping file (docs/import-format.md, "Mappings"): a small JSON document. */
 export const MAPPING_ACCEPT = '.json,application/json';
 export const MAPPING_MAX_BYTES = 1024 * 1024;

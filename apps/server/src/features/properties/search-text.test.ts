@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codeKey, fold, indexTerms, naturalKey } from './search-text.ts';
-import { wordForms } from './street-words.ts';
+import { canonicalWord } from './street-words.ts';
 
 /** naturalKey as first written: the definition its faster form must keep to (sort keys of stored rolls). */
 function naturalKeyByRegex(value: string | null | undefined): string | null {
@@ -17,7 +17,7 @@ function naturalKeyByRegex(value: string | null | undefined): string | null {
 /** indexTerms as first written (a Unicode-aware split for all text), the definition of the word index. */
 function indexTermsBySplit(value: string | null | undefined): string[] {
   const words = new Set<string>();
-  const into = { add: (w: string) => (wordForms(w) ?? [w]).forEach((f) => words.add(f)) };
+  const into = { add: (w: string) => words.add(canonicalWord(w)) };
   if (!value) return [];
   const ascii = (t: string) => t.replace(/[^a-z0-9]/g, '');
   for (const raw of fold(value).split(/[\s,;/&+()[\]{}|]+/u)) {

@@ -3,11 +3,11 @@
  * "word" is. Case and accents are folded; separators split words; other punctuation inside a word is
  * dropped, and the pieces it separated are indexed too, so `O'BRIEN`, `OBRIEN` and `BRIEN` all match,
  * and `R01-002-A` is found by `R01-0`, `r01002a` and `002`. A word that names an address part several
- * ways (street suffixes, ordinals: street-words.ts) is indexed as the forms that stand for all of them, and
- * a typed one is read as one of those forms, so `212 Third Street` and `212 3rd St` both find
+ * ways (street suffixes, ordinals: street-words.ts) is indexed as one word for all of them, and a typed
+ * one is read as that word, so `212 Third Street` and `212 3rd St` both find
  * `212 THIRD ST`.
  */
-import { isUnitWord, queryWord, wordForms } from './street-words.ts';
+import { canonicalWord, isUnitWord, queryWord } from './street-words.ts';
 
 const SEPARATORS = /[\s,;/&+()[\]{}|]+/u;
 const NON_ALNUM = /[^\p{L}\p{N}]+/gu;
@@ -132,11 +132,9 @@ function wordTerms(raw: string, into: Set<string>) {
   }
 }
 
-/** One indexed word, as the forms it stands for when it names an address part several ways. */
+/** One indexed word, as the one word of its class when it names an address part several ways. */
 function addWord(word: string, into: Set<string>) {
-  const forms = wordForms(word);
-  if (forms === undefined) into.add(word);
-  else for (const f of forms) into.add(f);
+  into.add(canonicalWord(word));
 }
 
 /**

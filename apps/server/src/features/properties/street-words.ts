@@ -5,7 +5,7 @@
  *
  * Each line is one class: its primary name, the Postal Service standard abbreviation, then the other
  * commonly used forms. Local additions to C1 are marked. search-text.ts folds every indexed and every
- * typed word through these classes (wordForms, queryWord), so search and type-ahead agree.
+ * typed word through these classes (canonicalWord, queryWord), so search and type-ahead agree.
  */
 const CLASSES = `
 alley aly allee ally
@@ -231,55 +231,36 @@ ninetieth 90th
 `;
 // Local additions to C1: `pk` for park (Cambridge's roll writes "CANAL PK"); the ordinal lines.
 
-interface WordClass {
-  primary: string;
-  standard: string;
-}
-
-/** Every member of every class, to its class. A primary name is its own class's, whatever else lists it. */
-const CLASS_OF = (() => {
+/** Every member of every class, to its class's primary name; a primary name is its own, whatever else lists it. */
+const PRIMARY_OF = (() => {
   const classes = CLASSES.trim()
     .split('\n')
     .map((line) => line.trim().split(/\s+/));
-  const byWord = new Map<string, WordClass>();
-  for (const [primary, standard] of classes) byWord.set(primary!, { primary: primary!, standard: standard! });
-  for (const words of classes) {
-    const cls = byWord.get(words[0]!)!;
-    for (const w of words.slice(1)) if (!byWord.has(w)) byWord.set(w, cls);
-  }
+  const byWord = new Map<string, string>();
+  for (const [primary] of classes) byWord.set(primary!, primary!);
+  for (const [primary, ...others] of classes)
+    for (const w of others) if (!byWord.has(w)) byWord.set(w, primary!);
   return byWord;
 })();
 
 /**
- * The words indexed for each class member: its class's primary name, the standard abbreviation and the
- * word itself, less any that is a prefix of the primary name (a query's words match as prefixes, so
- * `street` already answers `st` and `str`). THIRD is indexed as `third` and `3rd`, ST as `street`, RD as
- * `road` and `rd`, PK as `park` and `pk`.
+ * The one word each class member is indexed as: its class's primary name (ST as `street`, THIRD as
+ * `third`, PK as `park`). One word for one, so the index holds no more words than the roll wrote.
  */
-const FORMS = new Map<string, readonly string[]>(
-  [...CLASS_OF].map(([word, { primary, standard }]) => [
-    word,
-    [primary, ...new Set([standard, word])].filter((w, i) => i === 0 || !primary.startsWith(w)),
-  ]),
-);
-
-/** The words to index for one word: undefined for a word in no class (index it as it is). */
-export function wordForms(word: string): readonly string[] | undefined {
-  return FORMS.get(word);
+export function canonicalWord(word: string): string {
+  return PRIMARY_OF.get(word) ?? word;
 }
 
 /**
  * A typed word as the index holds it. `exact` (a finished word of a type-ahead entry, matched whole):
- * the primary name, which every member is indexed under. Otherwise (a prefix): the word itself when it
- * begins the primary name or the standard abbreviation (both indexed, so `st`, `stre`, `rd` and `3rd`
- * match as typed), else the primary name (`strt` → `street`, `pk` → `park`). Words in no class are
- * unchanged.
+ * its primary name. Otherwise (a prefix): the word itself when it begins the primary name (`st`, `stre`
+ * and `ave` match `street` and `avenue` as typed), else the primary name (`rd` → `road`, `3rd` →
+ * `third`, `pk` → `park`). Words in no class are unchanged.
  */
 export function queryWord(word: string, exact = false): string {
-  const cls = CLASS_OF.get(word);
-  if (!cls) return word;
-  if (exact) return cls.primary;
-  return cls.primary.startsWith(word) || cls.standard.startsWith(word) ? word : cls.primary;
+  const primary = PRIMARY_OF.get(word);
+  if (primary === undefined) return word;
+  return exact || !primary.startsWith(word) ? primary : word;
 }
 
 /**
@@ -292,7 +273,9 @@ export function isUnitWord(word: string): boolean {
   return UNIT_WORDS.has(word);
 }
 
-/** Every class member and the words it is indexed as: what re-indexing a roll's stored words needs. */
-export function allWordForms(): Record<string, readonly string[]> {
-  return Object.fromEntries(FORMS);
+/** Every class member that is indexed as another word, and that word: what re-indexing a roll needs. */
+export function canonicalWords(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [word, primary] of PRIMARY_OF) if (word !== primary) out[word] = primary;
+  return out;
 }

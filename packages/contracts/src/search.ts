@@ -174,6 +174,8 @@ export const SearchResponse = z.object({
   TotalIsEstimate: z.boolean(),
   /** Not in the original: when the town's roll was last published. */
   LastUpdated: z.string().nullable(),
+  /** Not in the original: the tax (fiscal) year of the roll's values, when its records give one. */
+  TaxYear: z.number().int().nullable().optional(),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 

@@ -52,6 +52,15 @@ export const rollsRepository = {
     return row?.ownerWords ?? true;
   },
 
+  /** The tax (fiscal) year of the roll's values: the latest its records give (migrations/0017), or null. */
+  async taxYear(db: Executor, rollId: number): Promise<number | null> {
+    const [row] = await db
+      .select({ taxYear: importRuns.taxYear })
+      .from(importRuns)
+      .where(eq(importRuns.id, rollId));
+    return row?.taxYear ?? null;
+  },
+
   async findRun(db: Executor, id: number): Promise<ImportRun | null> {
     const [row] = await db.select().from(importRuns).where(eq(importRuns.id, id)).limit(1);
     return row ?? null;

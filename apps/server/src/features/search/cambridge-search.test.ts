@@ -98,6 +98,13 @@ describe.skipIf(!haveData)('Cambridge, MA: addresses as people type them', () =>
       }
   });
 
+  it("dates the results by the roll's tax year (the mapping's 2014) on both engines", async () => {
+    for (const [engine, app] of engines()) {
+      const res = await app.inject({ method: 'POST', url: `/api/propertysearch/${clientId}?query=canal` });
+      expect((res.json() as SearchResponse).TaxYear, engine).toBe(2014);
+    }
+  });
+
   it('suggests a unit as the record page prints it, and that text finds it', async () => {
     for (const [engine, app] of engines()) {
       const found = await suggestions(app, '303 third st 212');

@@ -29,6 +29,7 @@ import {
 import type { RollIndex } from './roll-index/roll-index.ts';
 import type { RollIndexRegistry } from './roll-index/roll-index.registry.ts';
 import { rollIndexRepository } from './roll-index/roll-index.repository.ts';
+import { rollsService } from '../imports/rolls.service.ts';
 import {
   ownerNamesPublished,
   ownerNamesSearchable,
@@ -261,6 +262,18 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
       ? indexes.forRoll(client.id, client.activeRollId, client.parcelCount, !ownerNamesSearchable(client))
       : null;
   const landBuildingCache = new Map<number, Promise<LandBuildingOptions>>();
+  const taxYearCache = new Map<number, Promise<number | null>>();
+  /** The roll's tax year, read once per roll (a roll never changes once published); keeps a few. */
+  const taxYearOf = (db: Executor, rollId: number): Promise<number | null> => {
+    let year = taxYearCache.get(rollId);
+    if (!year) {
+      if (taxYearCache.size >= 64) taxYearCache.delete(taxYearCache.keys().next().value!);
+      year = rollsService.taxYear(db, rollId);
+      taxYearCache.set(rollId, year);
+      year.catch(() => taxYearCache.delete(rollId));
+    }
+    return year;
+  };
 
   return {
     /**
@@ -299,6 +312,7 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
         TotalRecords: total,
         TotalIsEstimate: estimated,
         LastUpdated: iso(client.lastUpdated),
+        TaxYear: client.activeRollId === null ? null : await taxYearOf(db, client.activeRollId),
       };
     },
 

@@ -87,10 +87,12 @@ describe('search and record flow', () => {
     await page.waitForURL('**/Maine/Harrison/search');
   });
 
-  it('results: heading, count, Data as of, list view with each result as §2 lists it', async () => {
+  it("results: heading, count, the values' year and publish date, list view with each result as §2 lists it", async () => {
     await expectCount(page, 'Showing 1 to 50 of 120 results');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Harrison, Maine');
-    expect(await page.locator('.opp-asof').textContent()).toMatch(/^Data as of \d{2}\/\d{2}\/\d{4}$/);
+    expect(await page.locator('.opp-asof').textContent()).toMatch(
+      /^Values for tax year 2024 · published \d{2}\/\d{2}\/\d{4}$/,
+    );
     expect(await page.locator('footer').textContent()).toContain('Town of Harrison. All rights reserved.');
     expect(await header(page, 'Name').getAttribute('aria-sort')).toBe('ascending');
     // Name ascending: ADAMS, ALICE (parcel 1000) first; three owners, first two shown (+1 more); a photo.
@@ -100,7 +102,7 @@ describe('search and record flow', () => {
       'ADAMS, ALICE\nHAYES, FRANK\n+1 more',
       '10 MAIN ST',
       '$120,000',
-      '0.25',
+      '0.25 (10,890 sq ft)',
       '01/15/2010',
       '$150,000',
     ]);
@@ -115,7 +117,7 @@ describe('search and record flow', () => {
     await expect.poll(() => header(page, 'Acres').getAttribute('aria-sort')).toBe('ascending');
     expect(await header(page, 'Name').getAttribute('aria-sort')).toBe('none');
     expect(params(page)).toMatchObject({ sort: 'Acres' });
-    await expect.poll(async () => (await firstRowCells(page))[5]).toBe('0.25');
+    await expect.poll(async () => (await firstRowCells(page))[5]).toBe('0.25 (10,890 sq ft)');
     await header(page, 'Acres').getByRole('button').click();
     await expect.poll(() => header(page, 'Acres').getAttribute('aria-sort')).toBe('descending');
     expect(params(page)).toMatchObject({ sort: 'Acres', desc: '1' });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildingPlusLand,
   formatAcres,
+  formatLotArea,
   formatCount,
   formatDate,
   formatDateAndTime,
@@ -66,6 +67,15 @@ describe('numbers and locations', () => {
     expect(formatAcres(3)).toBe('3.00');
     expect(formatAcres(1234.567)).toBe('1,234.57');
     expect(formatAcres(null)).toBe('');
+  });
+  it('gives a lot under an acre its square feet beside the acres', () => {
+    // Cambridge's 212 THIRD ST: 1,057 sq ft.
+    expect(formatLotArea(1056.9999528 / 43_560)).toBe('0.02 (1,057 sq ft)');
+    expect(formatLotArea(0.5)).toBe('0.50 (21,780 sq ft)');
+    expect(formatLotArea(1)).toBe('1.00');
+    expect(formatLotArea(12.25)).toBe('12.25');
+    expect(formatLotArea(0)).toBe('0.00');
+    expect(formatLotArea(null)).toBe('');
   });
   it('writes the apartment after the street as a unit', () => {
     expect(formatLocation({ StreetNumber: '37', Apartment: '1', StreetName: 'NORTH RD' })).toBe(

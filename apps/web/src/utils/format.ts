@@ -73,6 +73,18 @@ export function formatAcres(value: number | null | undefined): string {
   return isNum(value) ? ACRES.format(noNegativeZero(value, 2)) : '';
 }
 
+const SQUARE_FEET_PER_ACRE = 43_560;
+
+/**
+ * A lot's area in acres, and for a lot under an acre its square feet beside them: a 1,057 sq ft lot is
+ * "0.02 (1,057 sq ft)", not "0.02" alone.
+ */
+export function formatLotArea(acres: number | null | undefined): string {
+  if (!isNum(acres)) return '';
+  if (acres <= 0 || acres >= 1) return formatAcres(acres);
+  return `${formatAcres(acres)} (${formatCount(Math.round(acres * SQUARE_FEET_PER_ACRE))} sq ft)`;
+}
+
 /** Percent values as stored (85 → "85%"). */
 export function formatPercent(value: number | null | undefined): string {
   return isNum(value) ? `${PERCENT.format(noNegativeZero(value, 2))}%` : '';

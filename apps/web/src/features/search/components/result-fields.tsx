@@ -1,6 +1,6 @@
 import type { PropertySummary } from '@opp/contracts';
 import { HousePlaceholder } from '@/components/ui/icons';
-import { buildingPlusLand, formatAcres, formatDate, formatLocation, formatMoney } from '@/utils/format';
+import { buildingPlusLand, formatDate, formatLocation, formatLotArea, formatMoney } from '@/utils/format';
 import { assetUrl } from '@/utils/links';
 
 const named = (p: PropertySummary) => p.Owners.filter((o) => o.OwnerName.trim());
@@ -23,7 +23,7 @@ export const salePriceText = (p: PropertySummary) =>
 
 export const buildingLandText = (p: PropertySummary) =>
   formatMoney(buildingPlusLand(p.TotalBuildingValue, p.LandValue));
-export const acresText = (p: PropertySummary) => formatAcres(p.TotalAcres);
+export const acresText = (p: PropertySummary) => formatLotArea(p.TotalAcres);
 export const saleDateText = (p: PropertySummary) => formatDate(p.SaleDate);
 export const locationText = (p: PropertySummary) => formatLocation(p);
 

@@ -30,13 +30,11 @@ export interface ResultsViewProps {
 export function ResultsTable({ results, sort, onSort, hrefFor }: ResultsViewProps) {
   const navigate = useNavigate();
   const rows = useFirstRowsFirst(results);
-  const activeLabel = SORT_OPTIONS.find((o) => o.column === sort.sortby)?.label ?? sort.sortby;
   return (
     <ScrollRegion label="Search results">
       <table className="usa-table usa-table--borderless opp-results-table">
         <caption className="opp-visually-hidden">
-          Search results. {sortDescription(sort, activeLabel)}. Column headers are buttons that change the
-          sort.
+          Search results. {sortDescription(sort)}. Column headers are buttons that change the sort.
         </caption>
         <thead>
           <tr>

@@ -6,7 +6,7 @@ import { createMemoryRouter, RouterProvider, useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_TTL_MS } from '@/utils/expiring-storage';
 import { EMPTY_FILTERS, resultsStorageKey, searchStorageKey } from '../utils/search-state';
-import { SearchScreen } from './search-screen';
+import { asOfText, SearchScreen } from './search-screen';
 
 /*
  * The search screen against a fake API: what it asks the server for, what it keeps in the URL and in
@@ -48,13 +48,14 @@ function mockApi(total = 120) {
     if (url.pathname === '/api/propertysearch/7') {
       const page = Number(url.searchParams.get('page') ?? 1);
       const body: SearchResponse = {
-        SearchProperties: [1, 2, 3].map((n) => summary(n + (page - 1) * 50)),
+        SearchProperties: total === 0 ? [] : [1, 2, 3].map((n) => summary(n + (page - 1) * 50)),
         PageSize: 50,
         PageNumber: page,
         Pages: Math.ceil(total / 50),
         TotalRecords: total,
         TotalIsEstimate: false,
         LastUpdated: '2025-03-14T12:00:00.000Z',
+        TaxYear: 2014,
       };
       return new Response(JSON.stringify(body), { status: 200 });
     }
@@ -341,5 +342,43 @@ describe('search screen', () => {
     expect(alert.textContent).toContain('Land area from must be a number');
     // Never the field's API path.
     expect(alert.textContent).not.toContain('filters.');
+  });
+});
+
+describe('what the results say about themselves', () => {
+  beforeEach(() => {
+    requests = [];
+    localStorage.clear();
+    window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('says "No properties match" for an empty result, not "Showing 0 to 0 of 0"', async () => {
+    vi.stubGlobal('fetch', mockApi(0));
+    renderAt('/Maine/Harrison/search?query=zzz');
+    await waitFor(() =>
+      expect(document.querySelector('.opp-count')!.textContent).toBe('No properties match'),
+    );
+    expect(screen.queryByText(/Showing 0/)).toBeNull();
+  });
+
+  it("dates the values by the roll's tax year beside the day it was published", async () => {
+    vi.stubGlobal('fetch', mockApi());
+    renderAt('/Maine/Harrison/search');
+    await screen.findByText('Values for tax year 2014 · published 03/14/2025');
+    expect(asOfText({ LastUpdated: '2025-03-14T12:00:00.000Z', TaxYear: null })).toBe('Published 03/14/2025');
+    expect(asOfText({ LastUpdated: null, TaxYear: null })).toBe('');
+  });
+
+  it('names the sort by its label in the table caption, never by its field name', async () => {
+    vi.stubGlobal('fetch', mockApi());
+    renderAt('/Maine/Harrison/search?sort=YearBuilt&desc=1');
+    await screen.findByText('Showing 1 to 50 of 120 results');
+    const caption = document.querySelector('caption')!.textContent!;
+    expect(caption).toContain('Sorted by Year Built, descending');
+    expect(caption).not.toContain('YearBuilt');
   });
 });

@@ -1,4 +1,4 @@
-import type { SortColumn, Suggestion } from '@opp/contracts';
+import type { SearchResponse, SortColumn, Suggestion } from '@opp/contracts';
 import { useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '@/components/ui/alert';
@@ -39,6 +39,16 @@ export interface SearchScreenProps {
   city: string;
   /** The town has a parcel map: the results get a Map view (issue 40). */
   hasParcelMap?: boolean;
+}
+
+/**
+ * What the results' date means: the year of the values where the roll gives one, and when the town
+ * published it ("Values for tax year 2014 · published 03/14/2025").
+ */
+export function asOfText(r: Pick<SearchResponse, 'LastUpdated' | 'TaxYear'>): string {
+  const date = r.LastUpdated ? formatDate(r.LastUpdated) : '';
+  if (!r.TaxYear) return date ? `Published ${date}` : '';
+  return date ? `Values for tax year ${r.TaxYear} · published ${date}` : `Values for tax year ${r.TaxYear}`;
 }
 
 /** Spec §2 Search results below the town heading: search box, filters, results, paging. */
@@ -125,7 +135,9 @@ export function SearchScreen({ clientId, state, city, hasParcelMap = false }: Se
     ? shownRange(shown.PageNumber, shown.PageSize || PAGE_SIZE, total)
     : { from: 0, to: 0 };
   const countText = shown
-    ? `Showing ${formatCount(from)} to ${formatCount(to)} of ${shown.TotalIsEstimate ? 'about ' : ''}${formatCount(total)} ${total === 1 ? 'result' : 'results'}`
+    ? total === 0
+      ? 'No properties match'
+      : `Showing ${formatCount(from)} to ${formatCount(to)} of ${shown.TotalIsEstimate ? 'about ' : ''}${formatCount(total)} ${total === 1 ? 'result' : 'results'}`
     : result.isError
       ? ''
       : 'Loading results…';
@@ -185,9 +197,7 @@ export function SearchScreen({ clientId, state, city, hasParcelMap = false }: Se
             <p className="opp-count" role="status" aria-live="polite">
               {countText}
             </p>
-            {shown?.LastUpdated ? (
-              <p className="opp-asof">Data as of {formatDate(shown.LastUpdated)}</p>
-            ) : null}
+            {shown?.LastUpdated ? <p className="opp-asof">{asOfText(shown)}</p> : null}
           </div>
           <div className="opp-toolbar__actions">
             <SortPanel sort={search.sort} onSort={onSort} always={search.view === 'grid'} />

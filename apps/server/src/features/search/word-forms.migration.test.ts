@@ -51,7 +51,7 @@ describe(WORD_FORMS_MIGRATION, () => {
     ]);
     const rollId = published.activeRollId!;
     const fresh = await stored(rollId);
-    // As the importer wrote them before 0022: each word as the roll spelled it (the account is a word
+    // As the importer wrote them before 0023: each word as the roll spelled it (the account is a word
     // too), owner-only words apart; and as 0021 left them, several forms of a word.
     const before: Record<string, [string[], string[]]> = {
       '1': [

@@ -2,7 +2,7 @@ import { escapeLiteral } from 'pg';
 import { canonicalWords } from '../properties/street-words.ts';
 
 /*
- * Migration 0022, written from street-words.ts rather than copied into a .sql file (db/migrate.ts runs
+ * Migration 0023, written from street-words.ts rather than copied into a .sql file (db/migrate.ts runs
  * it in name order with the others; it replaced 0021, which indexed several forms of each word): the rolls published before street suffixes and ordinals were
  * indexed by what they stand for hold only the words as the roll wrote them (`st`, `3rd`), while queries
  * now ask for the one word of each (`street`, `third`). Each stored word becomes the word an import
@@ -10,7 +10,7 @@ import { canonicalWords } from '../properties/street-words.ts';
  * publishing again. owner_words is worked out the same way: the owner-only words, so read, less the
  * rest, so read.
  */
-export const WORD_FORMS_MIGRATION = '0022_street_words';
+export const WORD_FORMS_MIGRATION = '0023_street_words';
 
 export function wordFormsMigrationScript(): string {
   const canonical = escapeLiteral(JSON.stringify(canonicalWords()));

@@ -123,10 +123,13 @@ describe('money and facts', () => {
     const first = rows(page).first();
     expect(await first.locator('td').nth(2).innerText()).toContain('+1 more');
     for (const acres of await rows(page).locator('td[data-label="Acres"]').allInnerTexts())
-      expect(acres).toMatch(/^\d+\.\d\d$/);
+      // A lot under an acre also gives its square feet.
+      expect(acres).toMatch(/^\d+\.\d\d( \([\d,]+ sq ft\))?$/);
     for (const date of await rows(page).locator('td[data-label="Last Sale Date"]').allInnerTexts())
       expect(date).toMatch(/^\d\d\/\d\d\/\d{4}$/);
-    expect(await page.locator('.opp-asof').innerText()).toMatch(/^Data as of \d\d\/\d\d\/\d{4}$/);
+    expect(await page.locator('.opp-asof').innerText()).toMatch(
+      /^Values for tax year \d{4} · published \d\d\/\d\d\/\d{4}$/,
+    );
 
     await page.goto(`/${HARRISON.state}/${HARRISON.city}/1005`);
     await recordShown(page, '20 BOLSTERS MILLS RD, UNIT B');

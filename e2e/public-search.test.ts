@@ -102,7 +102,7 @@ describe('search and record flow', () => {
       'ADAMS, ALICE\nHAYES, FRANK\n+1 more',
       '10 MAIN ST',
       '$120,000',
-      '0.25 (10,890 sq ft)',
+      '0.25\n10,890 sq ft',
       '01/15/2010',
       '$150,000',
     ]);
@@ -117,7 +117,7 @@ describe('search and record flow', () => {
     await expect.poll(() => header(page, 'Acres').getAttribute('aria-sort')).toBe('ascending');
     expect(await header(page, 'Name').getAttribute('aria-sort')).toBe('none');
     expect(params(page)).toMatchObject({ sort: 'Acres' });
-    await expect.poll(async () => (await firstRowCells(page))[5]).toBe('0.25 (10,890 sq ft)');
+    await expect.poll(async () => (await firstRowCells(page))[5]).toBe('0.25\n10,890 sq ft');
     await header(page, 'Acres').getByRole('button').click();
     await expect.poll(() => header(page, 'Acres').getAttribute('aria-sort')).toBe('descending');
     expect(params(page)).toMatchObject({ sort: 'Acres', desc: '1' });

@@ -124,7 +124,7 @@ describe('money and facts', () => {
     expect(await first.locator('td').nth(2).innerText()).toContain('+1 more');
     for (const acres of await rows(page).locator('td[data-label="Acres"]').allInnerTexts())
       // A lot under an acre also gives its square feet.
-      expect(acres).toMatch(/^\d+\.\d\d( \([\d,]+ sq ft\))?$/);
+      expect(acres).toMatch(/^\d+\.\d\d(\n[\d,]+ sq ft)?$/);
     for (const date of await rows(page).locator('td[data-label="Last Sale Date"]').allInnerTexts())
       expect(date).toMatch(/^\d\d\/\d\d\/\d{4}$/);
     expect(await page.locator('.opp-asof').innerText()).toMatch(

@@ -75,14 +75,16 @@ export function formatAcres(value: number | null | undefined): string {
 
 const SQUARE_FEET_PER_ACRE = 43_560;
 
-/**
- * A lot's area in acres, and for a lot under an acre its square feet beside them: a 1,057 sq ft lot is
- * "0.02 (1,057 sq ft)", not "0.02" alone.
- */
+/** A lot's square feet when it is under an acre ("1,057 sq ft"), where acres alone say too little; else ''. */
+export function formatLotSquareFeet(acres: number | null | undefined): string {
+  if (!isNum(acres) || acres <= 0 || acres >= 1) return '';
+  return `${formatCount(Math.round(acres * SQUARE_FEET_PER_ACRE))} sq ft`;
+}
+
+/** A lot's area in acres, with its square feet beside them under an acre: "0.02 (1,057 sq ft)". */
 export function formatLotArea(acres: number | null | undefined): string {
-  if (!isNum(acres)) return '';
-  if (acres <= 0 || acres >= 1) return formatAcres(acres);
-  return `${formatAcres(acres)} (${formatCount(Math.round(acres * SQUARE_FEET_PER_ACRE))} sq ft)`;
+  const sqft = formatLotSquareFeet(acres);
+  return sqft ? `${formatAcres(acres)} (${sqft})` : formatAcres(acres);
 }
 
 /** Percent values as stored (85 → "85%"). */

@@ -1,10 +1,10 @@
 import type { PropertySummary, SortColumn } from '@opp/contracts';
 import { Link, useNavigate } from 'react-router';
 import { ScrollRegion } from '@/components/ui/scroll-region';
+import { formatAcres, formatLotSquareFeet } from '@/utils/format';
 import { useFirstRowsFirst } from '../hooks/use-first-rows-first';
 import { SORT_OPTIONS, type SortState } from '../utils/search-state';
 import {
-  acresText,
   buildingLandText,
   locationText,
   moreOwnersText,
@@ -101,7 +101,11 @@ export function ResultsTable({ results, sort, onSort, hrefFor }: ResultsViewProp
                   {buildingLandText(p)}
                 </td>
                 <td data-label="Acres" className="opp-num opp-cell--acres">
-                  {acresText(p)}
+                  {formatAcres(p.TotalAcres)}
+                  {/* On a line of its own, so the column stays as narrow as its acres. */}
+                  {formatLotSquareFeet(p.TotalAcres) ? (
+                    <span className="opp-lot-sqft">{formatLotSquareFeet(p.TotalAcres)}</span>
+                  ) : null}
                 </td>
                 <td data-label="Last Sale Date" className="opp-cell--date">
                   {saleDateText(p)}

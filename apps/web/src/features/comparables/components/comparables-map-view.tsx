@@ -3,7 +3,7 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { attributionFor } from '@/features/parcels/components/parcel-map-view';
+import { SUBJECT_STYLE, useBaseMap } from '@/features/parcels/components/parcel-map-view';
 import { formatDate, formatMoney } from '@/utils/format';
 
 /*
@@ -18,8 +18,6 @@ export interface ComparablesMapViewProps {
   tilesUrl: string;
   describedBy: string;
 }
-
-const SUBJECT_STYLE: L.PathOptions = { color: '#b50909', weight: 3, fillColor: '#d83933', fillOpacity: 0.45 };
 
 /** A comparable's number and words for its marker: text nodes, never HTML (addresses are the town's). */
 function labelOf(c: Comparable, rank: number): HTMLElement {
@@ -65,21 +63,7 @@ export default function ComparablesMapView({
     };
   }, []);
 
-  useEffect(() => {
-    const map = mapRef.current;
-    if (!map || !tilesUrl) return;
-    const attribution = L.control.attribution({ prefix: false }).addTo(map);
-    const tiles = L.tileLayer(tilesUrl, {
-      maxZoom: 20,
-      maxNativeZoom: 19,
-      attribution: attributionFor(tilesUrl),
-    });
-    tiles.addTo(map);
-    return () => {
-      tiles.remove();
-      attribution.remove();
-    };
-  }, [tilesUrl]);
+  useBaseMap(mapRef, tilesUrl);
 
   useEffect(() => {
     const map = mapRef.current;

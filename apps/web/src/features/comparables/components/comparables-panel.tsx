@@ -7,7 +7,7 @@ import {
   NOMINAL_SALE_PRICE,
   type ComparableSize,
 } from '@opp/contracts/comparable-criteria';
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { DownloadIcon, PrintIcon } from '@/components/ui/icons';
@@ -20,6 +20,7 @@ import { comparablesCsvUrl, useComparables, type ComparableCriteria } from '../a
 import { ComparablesMap } from './comparables-map';
 import '@/features/parcels/parcels.css';
 import '../comparables.css';
+import { usePrintAlone } from '@/hooks/use-print-alone';
 
 export interface ComparablesPanelProps {
   clientId: number;
@@ -183,19 +184,7 @@ export default function ComparablesPanel({ clientId, account, hrefFor, dataAsOf 
     [list, sort],
   );
 
-  // Printing the worksheet prints this panel alone; the class is gone once the dialog closes.
-  useEffect(() => {
-    const done = () => document.body.classList.remove(PRINTING_CLASS);
-    window.addEventListener('afterprint', done);
-    return () => {
-      window.removeEventListener('afterprint', done);
-      done();
-    };
-  }, []);
-  const print = () => {
-    document.body.classList.add(PRINTING_CLASS);
-    window.print();
-  };
+  const print = usePrintAlone(PRINTING_CLASS);
 
   // A record without a shape on the town's map has no comparables to find.
   if (!parcel.isSuccess) return null;

@@ -19,6 +19,7 @@ import { formatCount } from '@/utils/format';
 import { abuttersCsvUrl, abuttersLabelsUrl, useAbutters } from '../api/get-abutters';
 import { checkDistance, DISTANCE_CHOICES } from '../utils/abutter-distance';
 import '../parcels.css';
+import { usePrintAlone } from '@/hooks/use-print-alone';
 
 export interface AbuttersPanelProps {
   clientId: number;
@@ -58,19 +59,7 @@ export function AbuttersPanel({ clientId, account, hrefFor, onFeetChange }: Abut
     if (c.feet !== null) setFeet(c.feet);
   };
 
-  // Printing the abutters prints the list alone; the class is gone once the dialog closes.
-  useEffect(() => {
-    const done = () => document.body.classList.remove(PRINTING_CLASS);
-    window.addEventListener('afterprint', done);
-    return () => {
-      window.removeEventListener('afterprint', done);
-      done();
-    };
-  }, []);
-  const print = () => {
-    document.body.classList.add(PRINTING_CLASS);
-    window.print();
-  };
+  const print = usePrintAlone(PRINTING_CLASS);
 
   const columns: Column<Abutter>[] = [
     {

@@ -1,7 +1,7 @@
 import type { ParcelFeature, ParcelGeometry } from '@opp/contracts';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { useNavigate } from 'react-router';
 import '../parcels.css';
 
@@ -42,7 +42,31 @@ export function attributionFor(tilesUrl: string): string {
   return `Map tiles: ${safe}`;
 }
 
-const SUBJECT_STYLE: L.PathOptions = { color: '#b50909', weight: 3, fillColor: '#d83933', fillOpacity: 0.45 };
+/** The base map's tiles and their attribution under a map's parcels; none for an empty tile address. */
+export function useBaseMap(mapRef: RefObject<L.Map | null>, tilesUrl: string): void {
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map || !tilesUrl) return;
+    const attribution = L.control.attribution({ prefix: false }).addTo(map);
+    const tiles = L.tileLayer(tilesUrl, {
+      maxZoom: 20,
+      maxNativeZoom: 19,
+      attribution: attributionFor(tilesUrl),
+    });
+    tiles.addTo(map);
+    return () => {
+      tiles.remove();
+      attribution.remove();
+    };
+  }, [mapRef, tilesUrl]);
+}
+
+export const SUBJECT_STYLE: L.PathOptions = {
+  color: '#b50909',
+  weight: 3,
+  fillColor: '#d83933',
+  fillOpacity: 0.45,
+};
 const PARCEL_STYLE: L.PathOptions = { color: '#1a4480', weight: 1, fillColor: '#73b3e7', fillOpacity: 0.15 };
 /** An abutter, when the subject's abutters are picked out: a heavier outline than any other parcel. */
 const ABUTTER_STYLE: L.PathOptions = {
@@ -147,21 +171,7 @@ export default function ParcelMapView({
     };
   }, []);
 
-  useEffect(() => {
-    const map = mapRef.current;
-    if (!map || !tilesUrl) return;
-    const attribution = L.control.attribution({ prefix: false }).addTo(map);
-    const tiles = L.tileLayer(tilesUrl, {
-      maxZoom: 20,
-      maxNativeZoom: 19,
-      attribution: attributionFor(tilesUrl),
-    });
-    tiles.addTo(map);
-    return () => {
-      tiles.remove();
-      attribution.remove();
-    };
-  }, [tilesUrl]);
+  useBaseMap(mapRef, tilesUrl);
 
   useEffect(() => {
     const map = mapRef.current;

@@ -66,6 +66,9 @@ export function ensureWebBuild(): string {
     {
       cwd: webDir,
       encoding: 'utf8',
+      // A production build, as `npm run build` makes: under Vitest NODE_ENV is `test`, which gave the
+      // painter development JSX calls into React's production build, and every painted page failed.
+      env: { ...process.env, NODE_ENV: 'production' },
     },
   );
   if (r.status !== 0) {

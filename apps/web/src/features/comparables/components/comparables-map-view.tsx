@@ -3,7 +3,7 @@ import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import { SUBJECT_STYLE, useBaseMap } from '@/features/parcels/components/parcel-map-view';
+import { newMap, SUBJECT_STYLE, useBaseMap } from '@/features/parcels/components/parcel-map-view';
 import { formatDate, formatMoney } from '@/utils/format';
 
 /*
@@ -49,13 +49,7 @@ export default function ComparablesMapView({
   }, [hrefFor]);
 
   useEffect(() => {
-    const map = L.map(containerRef.current!, {
-      attributionControl: false,
-      zoomSnap: 0.25,
-      maxZoom: 20,
-      scrollWheelZoom: false,
-    });
-    map.setView([0, 0], 2);
+    const map = newMap(containerRef.current!);
     mapRef.current = map;
     return () => {
       map.remove();

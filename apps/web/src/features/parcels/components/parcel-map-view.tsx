@@ -42,6 +42,28 @@ export function attributionFor(tilesUrl: string): string {
   return `Map tiles: ${safe}`;
 }
 
+/**
+ * A map as every page draws one: one Tab stop (Leaflet's keyboard handler: arrows pan, + and - zoom), its
+ * zoom buttons for the pointer only (what it shows is also a list beside it), and scrolling the page over
+ * it scrolls the page (zoom with the buttons, keys or a pinch).
+ */
+export function newMap(container: HTMLElement): L.Map {
+  const map = L.map(container, {
+    attributionControl: false,
+    zoomSnap: 0.25,
+    maxZoom: 20,
+    scrollWheelZoom: false,
+  });
+  map.setView([0, 0], 2);
+  map.zoomControl
+    .getContainer()
+    ?.querySelectorAll('a')
+    .forEach((a) => {
+      a.tabIndex = -1;
+    });
+  return map;
+}
+
 /** The base map's tiles and their attribution under a map's parcels; none for an empty tile address. */
 export function useBaseMap(mapRef: RefObject<L.Map | null>, tilesUrl: string): void {
   useEffect(() => {
@@ -123,22 +145,7 @@ export default function ParcelMapView({
   }, [hrefFor]);
 
   useEffect(() => {
-    const map = L.map(containerRef.current!, {
-      attributionControl: false,
-      zoomSnap: 0.25,
-      maxZoom: 20,
-      // Scrolling the page over the map scrolls the page; zoom with the buttons, keys or a pinch.
-      scrollWheelZoom: false,
-    });
-    map.setView([0, 0], 2);
-    // The map is one Tab stop (Leaflet's keyboard handler: arrows pan, + and - zoom); its zoom buttons are
-    // for the pointer, and the parcels are links in the list beside it.
-    map.zoomControl
-      .getContainer()
-      ?.querySelectorAll('a')
-      .forEach((a) => {
-        a.tabIndex = -1;
-      });
+    const map = newMap(containerRef.current!);
     mapRef.current = map;
 
     // A printout centres the subject, on the page's width (print CSS: PRINT_WIDTH), as printing starts.

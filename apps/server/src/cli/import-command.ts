@@ -194,7 +194,9 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
     }
     bar.clear();
     const seconds = ((published ?? performance.now()) - started) / 1000;
-    printNotes(io, outcome, input);
+    // A rejected file's warnings wait for the run that publishes it (a dry run lists them too): what
+    // a clerk must fix first is the problems.
+    if (outcome.ok) printNotes(io, outcome, input);
     if (!outcome.ok) {
       for (const e of outcome.errors) write(io.stderr, e);
       const more = outcome.errorCount - outcome.errors.length;

@@ -1,6 +1,6 @@
-import { Geodesic } from 'geographiclib-geodesic';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ComparablesResponse, ParcelFeature, PropertyRecord } from '@opp/contracts';
+import { centroid, expectedComparables, livingArea, saleKey } from '../../../test/comparables-oracle.ts';
 import { buildClient } from '../../../test/factories.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { CAMBRIDGE_LAYER, hasCambridge } from '../../../test/parcel-layers.ts';
@@ -26,59 +26,7 @@ const ctx = setupTestApp({
 const present = hasCambridge && haveExample('cambridge-fy2025', 'Cambridge comparables');
 if (!present && process.env.CI === 'true') throw new Error('Cambridge data is required on CI');
 
-const FEET = 0.3048;
-const geod = Geodesic.WGS84;
 const get = (url: string) => ctx.app.inject({ method: 'GET', url });
-
-/** The area-weighted centroid of a GeoJSON shape, in degrees (a parcel is small enough to be flat). */
-function centroid(f: ParcelFeature): [number, number] {
-  const polygons = f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates;
-  const [ox, oy] = polygons[0]![0]![0]! as [number, number];
-  let a = 0;
-  let cx = 0;
-  let cy = 0;
-  for (const polygon of polygons)
-    polygon.forEach((ring, k) => {
-      let ra = 0;
-      let rx = 0;
-      let ry = 0;
-      for (let i = 0; i + 1 < ring.length; i++) {
-        const [x0, y0] = [ring[i]![0]! - ox, ring[i]![1]! - oy];
-        const [x1, y1] = [ring[i + 1]![0]! - ox, ring[i + 1]![1]! - oy];
-        const cross = x0 * y1 - x1 * y0;
-        ra += cross;
-        rx += (x0 + x1) * cross;
-        ry += (y0 + y1) * cross;
-      }
-      const sign = (k === 0 ? 1 : -1) * Math.sign(ra);
-      a += sign * ra;
-      cx += (sign * rx) / 3;
-      cy += (sign * ry) / 3;
-    });
-  return [ox + cx / a, oy + cy / a];
-}
-
-const feetBetween = (a: [number, number], b: [number, number]) =>
-  geod.Inverse(a[1], a[0], b[1], b[0]).s12! / FEET;
-
-/** The docs' property class: three digits of the state class (padded), or the code itself. */
-function classOf(r: PropertyRecord): string | null {
-  const code = r.LandCode.trim().toUpperCase();
-  if (!code) return null;
-  const digits = /^\d+/.exec(code)?.[0];
-  return !digits ? code : digits.length >= 3 ? digits.slice(0, 3) : digits.padStart(3, '0');
-}
-
-const livingArea = (r: PropertyRecord) => {
-  const areas = r.Buildings.map((b) => b.Area).filter((a): a is number => a !== null);
-  return areas.length ? areas.reduce((s, a) => s + a, 0) : null;
-};
-const yearBuilt = (r: PropertyRecord) => {
-  const years = [...r.Buildings, ...r.CommercialBuildings]
-    .map((b) => b.YearBuilt)
-    .filter((y): y is number => y !== null);
-  return years.length ? Math.max(...years) : null;
-};
 
 describe.skipIf(!present)('comparable sales in Cambridge, MA (FY2025 records on the FY2014 parcels)', () => {
   let clientId: number;
@@ -110,40 +58,11 @@ describe.skipIf(!present)('comparable sales in Cambridge, MA (FY2025 records on 
       for (const s of records.get(account)!.Sales) if (s.SaleDate && s.SaleDate > latest) latest = s.SaleDate;
   }, 300_000);
 
-  function expected(subject: string, distance: number, years: number, size: number | null) {
-    const own = records.get(subject)!;
-    const at = centroids.get(subject)!;
-    const cls = classOf(own);
-    const area = livingArea(own);
-    const year = yearBuilt(own);
-    const from = `${Number(latest.slice(0, 4)) - years}${latest.slice(4)}`;
-    const list: { key: string; feet: number; score: number; armsLength: boolean }[] = [];
-    const not = { Qualification: 0, NominalPrice: 0 };
-    const day = (d: string) => Date.parse(`${d}T00:00:00Z`) / 86_400_000;
-    for (const [account, c] of centroids) {
-      if (account === subject) continue;
-      const r = records.get(account)!;
-      const feet = feetBetween(at, c);
-      if (feet > distance * 5280) continue;
-      if (cls !== null && classOf(r) !== cls) continue;
-      const a = livingArea(r);
-      if (size !== null && area && (a === null || Math.abs(a - area) > size * area + 1e-6)) continue;
-      for (const s of r.Sales) {
-        if (!s.SaleDate || s.SaleDate < from || s.SaleDate > latest) continue;
-        const nominal = s.SalePrice === null || s.SalePrice < 1000;
-        if (nominal) not.NominalPrice++;
-        const y = yearBuilt(r);
-        const unlike =
-          0.35 * (feet / (distance * 5280)) +
-          0.25 * (area && a !== null ? Math.min(1, Math.abs(a - area) / area) : 0.5) +
-          0.2 * (year && y ? Math.min(1, Math.abs(y - year) / 50) : 0.5) +
-          0.2 * ((day(latest) - day(s.SaleDate)) / (day(latest) - day(from)));
-        if (!nominal)
-          list.push({ key: `${account} ${s.SaleDate}`, feet, score: 100 * (1 - unlike), armsLength: true });
-      }
-    }
-    return { list, not, from };
-  }
+  const expected = (subject: string, distance: number, years: number, size: number | null) => {
+    // Cambridge's database marks no sale's qualification: only nominal prices are left out.
+    const want = expectedComparables({ records, centroids, latest }, subject, { distance, years, size });
+    return { ...want, list: want.list.filter((c) => c.armsLength) };
+  };
 
   it('lists for a dozen subjects exactly the sales the criteria describe, ranked by score', async () => {
     // Subjects spread over the records with a shape, a living area and a use code.
@@ -171,16 +90,16 @@ describe.skipIf(!present)('comparable sales in Cambridge, MA (FY2025 records on 
         // to well under a foot); none is that close in these subjects' answers, which the count checks.
         const edge = want.list.filter((c) => Math.abs(c.feet - distance * 5280) < 1);
         expect(edge, label).toEqual([]);
-        const got = body.Comparables.map((c) => `${c.Account} ${c.SaleDate}`);
+        const got = body.Comparables.map((c) => saleKey(c.Account, c));
         expect([...got].sort(), label).toEqual(want.list.map((c) => c.key).sort());
         for (const c of body.Comparables) {
-          const w = want.list.find((x) => x.key === `${c.Account} ${c.SaleDate}`)!;
+          const w = want.list.find((x) => x.key === saleKey(c.Account, c))!;
           expect(Math.abs(c.DistanceMiles - w.feet / 5280), label).toBeLessThan(0.0051);
           expect(Math.abs(c.Score - w.score), label).toBeLessThan(0.11);
         }
         // Best first, and in the order of the expected scores wherever they differ by more than rounding.
         const scores = body.Comparables.map(
-          (c) => want.list.find((x) => x.key === `${c.Account} ${c.SaleDate}`)!.score,
+          (c) => want.list.find((x) => x.key === saleKey(c.Account, c))!.score,
         );
         for (let i = 1; i < scores.length; i++) {
           expect(body.Comparables[i - 1]!.Score, label).toBeGreaterThanOrEqual(body.Comparables[i]!.Score);

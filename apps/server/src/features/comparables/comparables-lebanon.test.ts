@@ -1,11 +1,12 @@
-import { Geodesic } from 'geographiclib-geodesic';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   MAX_COMPARABLES,
   type ComparablesResponse,
   type ParcelFeature,
   type PropertyRecord,
+  type Sale,
 } from '@opp/contracts';
+import { centroid, expectedComparables, livingArea, saleKey } from '../../../test/comparables-oracle.ts';
 import { buildClient } from '../../../test/factories.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { hasLebanon, LEBANON_LAYER, LEBANON_MISSING } from '../../../test/parcel-layers.ts';
@@ -34,66 +35,7 @@ const ctx = setupTestApp({
   mapRateLimitKbPerMinute: 10_000_000,
 });
 
-const FEET = 0.3048;
-const geod = Geodesic.WGS84;
 const get = (url: string) => ctx.app.inject({ method: 'GET', url });
-
-/** The area-weighted centroid of a GeoJSON shape, in degrees (a parcel is small enough to be flat). */
-function centroid(f: ParcelFeature): [number, number] {
-  const polygons = f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates;
-  const [ox, oy] = polygons[0]![0]![0]! as [number, number];
-  let a = 0;
-  let cx = 0;
-  let cy = 0;
-  for (const polygon of polygons)
-    polygon.forEach((ring, k) => {
-      let ra = 0;
-      let rx = 0;
-      let ry = 0;
-      for (let i = 0; i + 1 < ring.length; i++) {
-        const [x0, y0] = [ring[i]![0]! - ox, ring[i]![1]! - oy];
-        const [x1, y1] = [ring[i + 1]![0]! - ox, ring[i + 1]![1]! - oy];
-        const cross = x0 * y1 - x1 * y0;
-        ra += cross;
-        rx += (x0 + x1) * cross;
-        ry += (y0 + y1) * cross;
-      }
-      const sign = (k === 0 ? 1 : -1) * Math.sign(ra);
-      a += sign * ra;
-      cx += (sign * rx) / 3;
-      cy += (sign * ry) / 3;
-    });
-  return [ox + cx / a, oy + cy / a];
-}
-
-const feetBetween = (a: [number, number], b: [number, number]) =>
-  geod.Inverse(a[1], a[0], b[1], b[0]).s12! / FEET;
-
-/** Vision's use-code family: the first three digits of the four-character code (`1010`, `1013`: `101`). */
-function familyOf(r: PropertyRecord): string | null {
-  const code = r.LandCode.trim().toUpperCase();
-  if (!code) return null;
-  const digits = /^\d+/.exec(code)?.[0];
-  return !digits ? code : digits.length >= 3 ? digits.slice(0, 3) : digits.padStart(3, '0');
-}
-
-const livingArea = (r: PropertyRecord) => {
-  const areas = r.Buildings.map((b) => b.Area).filter((a): a is number => a !== null);
-  return areas.length ? areas.reduce((s, a) => s + a, 0) : null;
-};
-const yearBuilt = (r: PropertyRecord) => {
-  const years = [...r.Buildings, ...r.CommercialBuildings]
-    .map((b) => b.YearBuilt)
-    .filter((y): y is number => y !== null);
-  return years.length ? Math.max(...years) : null;
-};
-
-interface Expected {
-  key: string;
-  feet: number;
-  score: number;
-  armsLength: boolean;
-}
 
 describe.skipIf(!present)(
   "comparable sales in Lebanon, NH (the state extract on the city's Shapefile)",
@@ -128,49 +70,16 @@ describe.skipIf(!present)(
           if (s.SaleDate && s.SaleDate > latest) latest = s.SaleDate;
     }, 600_000);
 
-    function expected(subject: string, distance: number, years: number, size: number | null) {
-      const own = records.get(subject)!;
-      const at = centroids.get(subject)!;
-      const cls = familyOf(own);
-      const area = livingArea(own);
-      const year = yearBuilt(own);
-      const from = `${Number(latest.slice(0, 4)) - years}${latest.slice(4)}`;
-      const list: Expected[] = [];
-      const not = { Qualification: 0, NominalPrice: 0 };
-      const day = (d: string) => Date.parse(`${d}T00:00:00Z`) / 86_400_000;
-      for (const [account, c] of centroids) {
-        if (account === subject) continue;
-        const r = records.get(account)!;
-        const feet = feetBetween(at, c);
-        if (feet > distance * 5280) continue;
-        if (cls !== null && familyOf(r) !== cls) continue;
-        const a = livingArea(r);
-        if (size !== null && area && (a === null || Math.abs(a - area) > size * area + 1e-6)) continue;
-        for (const s of r.Sales) {
-          if (!s.SaleDate || s.SaleDate < from || s.SaleDate > latest) continue;
-          // The extract's `qualified` column, U (published as "Unqualified"), marks a sale the city did not
-          // qualify as a market sale; a price under $1,000 is a nominal one.
-          const unqualified = s.SaleType === 'Unqualified';
-          const nominal = !unqualified && (s.SalePrice === null || s.SalePrice < 1000);
-          if (unqualified) not.Qualification++;
-          if (nominal) not.NominalPrice++;
-          const y = yearBuilt(r);
-          const unlike =
-            0.35 * (feet / (distance * 5280)) +
-            0.25 * (area && a !== null ? Math.min(1, Math.abs(a - area) / area) : 0.5) +
-            0.2 * (year && y ? Math.min(1, Math.abs(y - year) / 50) : 0.5) +
-            0.2 * ((day(latest) - day(s.SaleDate)) / (day(latest) - day(from)));
-          list.push({
-            // A record may have two sales on one day; a sale without a price is listed at 0.
-            key: `${account} ${s.SaleDate} ${s.SalePrice ?? 0} ${s.Book}/${s.Page}`,
-            feet,
-            score: 100 * (1 - unlike),
-            armsLength: !unqualified && !nominal,
-          });
-        }
-      }
-      return { list, not, from };
-    }
+    const town = () => ({
+      records,
+      centroids,
+      latest,
+      // The extract's `qualified` column, U (published as "Unqualified"), marks a sale the city did not
+      // qualify as a market sale.
+      unqualified: (sale: Sale) => sale.SaleType === 'Unqualified',
+    });
+    const expected = (subject: string, distance: number, years: number, size: number | null) =>
+      expectedComparables(town(), subject, { distance, years, size });
 
     it('lists for ten subjects exactly the sales the criteria describe, ranked by score', async () => {
       // The extract marks qualification with Q and U only: the rule above is the data's whole rule.
@@ -217,9 +126,7 @@ describe.skipIf(!present)(
           expect(body.Criteria.PeriodFrom, label).toBe(want.from);
           expect(body.NotArmsLength, label).toEqual(want.not);
           expect(body.Total, label).toBe(listed.length);
-          const got = body.Comparables.map(
-            (c) => `${c.Account} ${c.SaleDate} ${c.SalePrice} ${c.Book}/${c.Page}`,
-          );
+          const got = body.Comparables.map((c) => saleKey(c.Account, c));
           if (listed.length <= MAX_COMPARABLES)
             expect([...got].sort(), label).toEqual(listed.map((c) => c.key).sort());
           else expect(got.length, label).toBe(MAX_COMPARABLES);

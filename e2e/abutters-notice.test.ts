@@ -207,6 +207,12 @@ describe('moving between pages', () => {
         const announced = page.locator('p[role="status"].opp-visually-hidden').first();
         await page.goto('/');
         await page.getByRole('heading', { name: 'Find A Property' }).waitFor();
+        // The server paints the home page before the app runs: the app's router is there once the app
+        // has listed the state's communities.
+        await page
+          .getByLabel('Community')
+          .locator('option', { hasText: 'Harrison' })
+          .waitFor({ state: 'attached' });
         // Home → town: the search box.
         await page.evaluate(() => {
           window.history.pushState({}, '', '/Maine/Harrison');

@@ -2,7 +2,7 @@
 // The test gates. Each stops at its first failure; PostgreSQL and Chromium are part of them and fail
 // loudly (never skip) when missing.
 //
-//   node scripts/test.mjs [NAME]      `npm test`, the quick gate run before every change (about 6 minutes
+//   node scripts/test.mjs [NAME]      `npm test`, the quick gate run before every change (target: 8 minutes
 //                                     on two cores): lint, types, unit tests, every API test on the
 //                                     embedded engine, the PostgreSQL run of the code that differs by
 //                                     engine, and one browser smoke walk per audience (e2e/smoke.test.ts)

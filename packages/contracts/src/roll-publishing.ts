@@ -34,7 +34,8 @@ export const ImportRunDto = z.object({
   Status: ImportRunStatus,
   /**
    * Records read so far; once the run has ended, the file's records. The file is checked and written in
-   * one pass, so the total is known only at the end: `BytesRead` of `FileBytes` is how far a run is.
+   * one pass: the total it is heading for is `ExpectedRecords` (the confirmed preview's count) where
+   * the upload gave it, else `BytesRead` of `FileBytes` is how far a run is.
    */
   TotalRecords: z.number().int(),
   /** Records written so far. */
@@ -43,6 +44,12 @@ export const ImportRunDto = z.object({
   FileBytes: z.number().int().nullable(),
   /** How much of the file has been read; null as FileBytes. */
   BytesRead: z.number().int().nullable(),
+  /**
+   * The records the run will hold if every one is good: the count of the preview the provider confirmed
+   * (the same files, checked the same way). Null when the run was not started from a preview (the
+   * command line, older runs).
+   */
+  ExpectedRecords: z.number().int().nullable(),
   /**
    * Every record is written and the roll's search indexes are being built; the roll is published when
    * they are ready (for a county-sized roll, a minute or more).

@@ -143,6 +143,8 @@ export const importRuns = pgTable(
     fileBytes: bigint('file_bytes', { mode: 'number' }),
     bytesRead: bigint('bytes_read', { mode: 'number' }),
     indexing: boolean('indexing').notNull().default(false),
+    // migrations/0023: the record count of the preview the provider confirmed, for progress.
+    expectedRecords: integer('expected_records'),
     // migrations/0017: the roll's tax year, under which its values are filed in value_history (0022).
     taxYear: integer('tax_year'),
     // migrations/0022: the year its values are filed under in value_history (tax year, else publish year).

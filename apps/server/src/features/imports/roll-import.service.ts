@@ -277,7 +277,7 @@ export const rollImportService = {
    */
   async createRun(
     db: Db,
-    target: { clientId: number; userId: number | null; actor: string },
+    target: { clientId: number; userId: number | null; actor: string; expectedRecords?: number | null },
     input: RollInput,
     audit: { actor: AuditActor | null; ip: string | null },
   ): Promise<ImportRun> {

@@ -22,6 +22,8 @@ export const rollsRepository = {
       fileName: string;
       /** What the roll is read from (a format or a mapping, and the files); by default the one file. */
       origin?: { format: string | null; mapping: string | null; mappingJson: unknown; files: string[] };
+      /** The records the confirmed preview counted (progress shows "N of this"); null when unknown. */
+      expectedRecords?: number | null;
     },
   ): Promise<ImportRun> {
     const { origin, ...values } = run;

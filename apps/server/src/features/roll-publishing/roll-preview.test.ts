@@ -204,6 +204,44 @@ describe('preview, then publish', () => {
     });
   });
 
+  it('the run knows from its start how many records the confirmed preview counted', async () => {
+    const provider = await signIn(1);
+    const client = await buildClient(ctx.db);
+    const preview = (await post(`/api/rolls/${client.id}/preview`, provider, l3Upload())).json() as {
+      Records: number;
+    };
+    expect(preview.Records).toBe(3);
+    const res = await post(
+      `/api/rolls/${client.id}`,
+      provider,
+      l3Upload([{ name: 'records', value: String(preview.Records) }]),
+    );
+    expect(res.statusCode).toBe(202);
+    const started = res.json() as ImportRunDto;
+    // Known in the answer that starts the run, before any record is read.
+    expect(started).toMatchObject({ Status: 'validating', ExpectedRecords: 3, TotalRecords: 0 });
+    const run = await waitForRun(client.id, started.RunID, provider);
+    expect(run).toMatchObject({ Status: 'succeeded', TotalRecords: 3, ExpectedRecords: 3 });
+
+    // Without a preview's count (the command line, an older console) the run says it does not know.
+    const other = await buildClient(ctx.db);
+    const plain = (await post(`/api/rolls/${other.id}`, provider, l3Upload())).json() as ImportRunDto;
+    expect(plain.ExpectedRecords).toBeNull();
+    await waitForRun(other.id, plain.RunID, provider);
+  });
+
+  it('a record count that is not a whole number is a 400 naming it; nothing is started', async () => {
+    const provider = await signIn(1);
+    const client = await buildClient(ctx.db);
+    for (const value of ['-1', 'lots', '2.5', '99999999999']) {
+      const res = await post(`/api/rolls/${client.id}`, provider, l3Upload([{ name: 'records', value }]));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().fields[0]).toMatchObject({ field: 'records' });
+      expect(res.json().fields[0].message).toMatch(/whole number of records/);
+    }
+    expect(await written(client.id)).toMatchObject({ runs: 0 });
+  });
+
   it('a mapping file uploaded beside the data is used, and the run keeps its name and content', async () => {
     const provider = await signIn(1);
     const client = await buildClient(ctx.db);

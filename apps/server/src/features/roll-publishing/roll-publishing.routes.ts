@@ -31,7 +31,8 @@ const UPLOAD_PARTS =
   '(a name from GET /api/roll-formats) or `mapping` (a mapping file, docs/import-format.md "Mappings"). ' +
   'Without either, the one file is JSON Lines (.jsonl, .ndjson) or CSV (.csv) in the import format. ' +
   'An unknown format, a mapping that cannot be used or a column it needs and does not find is a 400 ' +
-  'naming it.';
+  'naming it. Publishing also takes `records`: the record count of the preview being confirmed, which ' +
+  'the run keeps as `ExpectedRecords` so that its progress is a count of a known total from the start.';
 
 /**
  * Publishing a roll from the provider console: the built-in formats, a preview of an upload (nothing
@@ -143,6 +144,7 @@ export const rollPublishingRoutes: FastifyPluginAsyncZod = async (app) => {
           folder: upload.folder,
           // A mapped export is read whole when opened: only a roll file's reading reports bytes.
           fileBytes: roll.mapped ? null : upload.bytes,
+          expectedRecords: upload.expectedRecords,
           audit: auditActorOf(request),
         });
         return reply.status(202).send(run);

@@ -39,6 +39,7 @@ export function toImportRunDto(run: ImportRun): ImportRunDto {
     ImportedRecords: run.importedRecords,
     FileBytes: run.fileBytes,
     BytesRead: run.bytesRead,
+    ExpectedRecords: run.expectedRecords,
     Indexing: run.status === 'importing' && run.indexing,
     ErrorCount: run.errorCount,
     Errors: run.errors,
@@ -186,6 +187,8 @@ export class RollPublisher {
     folder: string;
     /** The bytes a plain roll file's reading reports progress against; null for a mapped export. */
     fileBytes: number | null;
+    /** The records the confirmed preview counted; null when the upload did not say. */
+    expectedRecords: number | null;
     audit: ReturnType<typeof auditActorOf>;
   }): Promise<ImportRunDto> {
     await this.assertCanStart(input.clientId);
@@ -196,7 +199,12 @@ export class RollPublisher {
     try {
       run = await rollImportService.createRun(
         this.db,
-        { clientId: input.clientId, userId: input.userId, actor: input.actor },
+        {
+          clientId: input.clientId,
+          userId: input.userId,
+          actor: input.actor,
+          expectedRecords: input.expectedRecords,
+        },
         input.roll,
         input.audit,
       );

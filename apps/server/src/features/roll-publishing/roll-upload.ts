@@ -32,6 +32,17 @@ export interface RollUpload {
   files: RollFile[];
   /** The data files' bytes. */
   bytes: number;
+  /** `records`: the record count of the preview the provider confirmed; null when not sent. */
+  expectedRecords: number | null;
+}
+
+/** A record count as a form field sends it: digits only, at most the largest integer column. */
+function recordCount(raw: string): number {
+  const value = raw.trim();
+  const n = Number(value);
+  if (!/^\d{1,10}$/.test(value) || n > 2_147_483_647)
+    throw validationFailed('records', 'The record count must be a whole number of records (0 or more).');
+  return n;
 }
 
 /** The name people see in the history: no folders, no control characters, bounded. */
@@ -53,6 +64,7 @@ export async function receiveRollUpload(request: FastifyRequest): Promise<RollUp
   let mappingFile: string | undefined;
   let mappingName: string | undefined;
   let format: string | undefined;
+  let expectedRecords: number | null = null;
   let bytes = 0;
   let stored = 0;
   try {
@@ -60,6 +72,10 @@ export async function receiveRollUpload(request: FastifyRequest): Promise<RollUp
       limits: { fileSize: ROLL_MAX_BYTES, files: ROLL_MAX_FILES + 1, fields: 10 },
     })) {
       if (part.type === 'field') {
+        if (part.fieldname === 'records') {
+          expectedRecords = recordCount(String(part.value));
+          continue;
+        }
         if (part.fieldname !== 'format') continue;
         if (part.valueTruncated) throw validationFailed('format', 'is too long');
         const value = String(part.value).trim();
@@ -121,5 +137,6 @@ export async function receiveRollUpload(request: FastifyRequest): Promise<RollUp
     },
     files,
     bytes,
+    expectedRecords,
   };
 }

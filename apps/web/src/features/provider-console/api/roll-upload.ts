@@ -15,6 +15,8 @@ export interface RollUploadParts {
   files: File[];
   format?: string;
   mapping?: File;
+  /** Publishing only: the record count of the preview being confirmed (the run's progress total). */
+  records?: number;
 }
 
 /**
@@ -62,6 +64,7 @@ export function sendRollUpload<T>(
     // The format first: the server reads the parts in order.
     const form = new FormData();
     if (parts.format) form.append('format', parts.format);
+    if (parts.records !== undefined) form.append('records', String(parts.records));
     if (parts.mapping) form.append('mapping', parts.mapping, parts.mapping.name);
     for (const file of parts.files) form.append('file', file, file.name);
     xhr.send(form);

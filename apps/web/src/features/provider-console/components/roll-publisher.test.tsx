@@ -125,8 +125,9 @@ async function openSettings() {
 describe('Publish roll', () => {
   // The console polls once a second, so following three steps of an import takes a few seconds.
   it('uploads the file, follows the import to the end, and shows the new parcel count in the list', async () => {
-    const run = makeRun({ RunID: 21, ClientID: 3, FileName: 'augusta.jsonl' });
-    const sent = fakeUpload({ status: 202, body: run });
+    // The server keeps the count of the preview being confirmed with the run, from its start.
+    const run = makeRun({ RunID: 21, ClientID: 3, FileName: 'augusta.jsonl', ExpectedRecords: 4 });
+    const sent = fakeUpload({ status: 202, body: run }, { status: 200, body: cleanPreview({ Records: 4 }) });
     serverWith([
       { ...run, Status: 'validating', TotalRecords: 3 },
       { ...run, Status: 'importing', TotalRecords: 4, ImportedRecords: 2, FileBytes: 800, BytesRead: 600 },
@@ -164,18 +165,21 @@ describe('Publish roll', () => {
     await waitFor(() => expect(document.activeElement).toBe(heading));
     expect(
       within(dialog).getByText(
-        /2 records in augusta\.jsonl, in the portal’s own format\. No problems found\./,
+        /4 records in augusta\.jsonl, in the portal’s own format\. No problems found\./,
       ),
     ).toBeTruthy();
     expect(sent).toHaveLength(1);
     await user.click(within(dialog).getByRole('button', { name: 'Confirm publish' }));
 
-    // While loading, the share of the file read: the record total is known only at the end.
+    // From the moment the run starts: a count of the preview's total, not a bar that waits for the end.
+    expect(await within(dialog).findByText('0 of 4 records checked')).toBeTruthy();
+    const first = within(dialog).getByRole('progressbar') as HTMLProgressElement;
+    expect([first.value, first.max]).toEqual([0, 4]);
+    expect(await within(dialog).findByText('3 of 4 records checked', {}, { timeout: 4000 })).toBeTruthy();
     expect(await within(dialog).findByText(/Importing…/, {}, { timeout: 4000 })).toBeTruthy();
     const bar = within(dialog).getByRole('progressbar') as HTMLProgressElement;
-    expect(bar.value).toBe(600);
-    expect(bar.max).toBe(800);
-    expect(within(dialog).getByText('2 records imported (75% of the file read)')).toBeTruthy();
+    expect([bar.value, bar.max]).toEqual([2, 4]);
+    expect(within(dialog).getByText('2 of 4 records imported')).toBeTruthy();
     // Then the index builds, which move no count: an indeterminate bar and what is happening.
     expect(
       await within(dialog).findByText('Building the search indexes…', {}, { timeout: 4000 }),
@@ -197,6 +201,9 @@ describe('Publish roll', () => {
     expect(sent.map((s) => s.url)).toEqual(['/api/rolls/3/preview', '/api/rolls/3']);
     expect(sent[1]!.auth).toMatch(/^Bearer /);
     expect(sent[1]!.file?.name).toBe('augusta.jsonl');
+    // The preview only checks; the publish says how many records that check counted.
+    expect(sent[0]!.form.get('records')).toBeNull();
+    expect(sent[1]!.form.get('records')).toBe('4');
 
     // The list behind the modal now shows the new count and date.
     const table = screen.getByRole('table', { name: /Clients, sorted by City/, hidden: true });

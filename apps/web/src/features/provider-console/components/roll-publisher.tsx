@@ -172,7 +172,11 @@ export function RollPublisher({ client }: { client: PublicClient }) {
   };
 
   const confirm = async () => {
-    const started = await send((p, progress, signal) => publishRoll(client.ClientID, p, progress, signal));
+    // The preview's count goes with the files: the run's progress is then "N of that" from the start.
+    const records = preview?.Records;
+    const started = await send((p, progress, signal) =>
+      publishRoll(client.ClientID, { ...p, records }, progress, signal),
+    );
     if (!started) return;
     queryClient.setQueryData(providerKeys.rollRun(client.ClientID, started.RunID), started);
     setRunId(started.RunID);
@@ -289,15 +293,23 @@ function percent(part: number, whole: number) {
 }
 
 /**
- * How far a run is through its file. The record total is known only once the whole file is read, so the
- * share read is the progress; a run that reports no file size (started from the command line) shows
- * its count alone.
+ * How far a run is: `done` records of the total the confirmed preview counted, known from the run's
+ * start. A run started without a preview (the command line) says how much of its file is read, or,
+ * reporting no file size either, its count alone.
  */
-function fileProgress(run: ImportRunDto, done: string) {
+function runProgress(run: ImportRunDto, done: number, what: string, extra = '') {
+  const expected = run.ExpectedRecords;
+  if (expected !== null && expected > 0)
+    return {
+      value: Math.min(done, expected),
+      max: expected,
+      text: `${formatCount(done)} of ${formatCount(expected)} records ${what}${extra}`,
+    };
   const { FileBytes: size, BytesRead: read } = run;
+  const count = `${formatCount(done)} records ${what}${extra}`;
   return size !== null && read !== null && size > 0
-    ? { value: read, max: size, text: `${done} (${percent(read, size)}% of the file read)` }
-    : { text: `${done} so far` };
+    ? { value: read, max: size, text: `${count} (${percent(read, size)}% of the file read)` }
+    : { text: `${count} so far` };
 }
 
 /** The upload, then the server's progress, then the outcome; phase changes are announced politely. */
@@ -328,10 +340,10 @@ function RunProgress({
     // Known from the first problem on: say it now, not only when the whole file has been checked.
     phase = 'This file will not be published. Checking the rest of it for more problems…';
     const problems = `${formatCount(run.ErrorCount)} problem${run.ErrorCount === 1 ? '' : 's'}`;
-    bar = fileProgress(run, `${formatCount(run.TotalRecords)} records checked, ${problems} found`);
+    bar = runProgress(run, run.TotalRecords, 'checked', `, ${problems} found`);
   } else if (run?.Status === 'validating') {
     phase = 'Checking every record…';
-    bar = fileProgress(run, `${formatCount(run.TotalRecords)} records checked`);
+    bar = runProgress(run, run.TotalRecords, 'checked');
   } else if (run?.Status === 'importing' && run.Indexing) {
     // The record count no longer moves (a county's roll spends a minute or more here): say why.
     phase = 'Building the search indexes…';
@@ -340,7 +352,7 @@ function RunProgress({
     };
   } else if (run?.Status === 'importing') {
     phase = 'Importing…';
-    bar = fileProgress(run, `${formatCount(run.ImportedRecords)} records imported`);
+    bar = runProgress(run, run.ImportedRecords, 'imported');
   } else if (run?.Status === 'succeeded') {
     phase = `Published ${formatCount(run.TotalRecords)} records from ${run.FileName}.`;
   } else if (run?.Status === 'failed') {

@@ -98,6 +98,7 @@ export function makeRun(over: Partial<ImportRunDto> = {}): ImportRunDto {
     ImportedRecords: 0,
     FileBytes: null,
     BytesRead: null,
+    ExpectedRecords: null,
     Indexing: false,
     ErrorCount: 0,
     Errors: [],

@@ -7,6 +7,11 @@ import { launchOptions } from './chromium.ts';
 
 export const ARTIFACTS_DIR = path.resolve(import.meta.dirname, '../artifacts');
 export const SCREENSHOTS_DIR = path.join(ARTIFACTS_DIR, 'screenshots');
+/**
+ * Screenshots are for a person to look at (E2E_SCREENSHOTS=1 writes them); no test reads them back, and
+ * a full-page capture of every screen at every width cost the CI run about a minute.
+ */
+export const SCREENSHOTS_WANTED = process.env.E2E_SCREENSHOTS === '1';
 
 export const DESKTOP = { width: 1280, height: 900 } as const;
 export const MOBILE = { width: 375, height: 812 } as const;
@@ -162,16 +167,17 @@ export async function expectNoA11yViolations(page: Page, label: string): Promise
 }
 
 /**
- * Saves a PNG as e2e/artifacts/screenshots/{name}.png and returns its path: the full page by default,
- * the viewport with `fullPage: false` (an open modal covers only the viewport).
+ * With E2E_SCREENSHOTS=1, saves a PNG as e2e/artifacts/screenshots/{name}.png; returns its path: the
+ * full page by default, the viewport with `fullPage: false` (an open modal covers only the viewport).
  */
 export async function screenshot(
   page: Page,
   name: string,
   options: { fullPage?: boolean } = {},
 ): Promise<string> {
-  fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   const file = path.join(SCREENSHOTS_DIR, `${slug(name)}.png`);
+  if (!SCREENSHOTS_WANTED) return file;
+  fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
   await page.screenshot({ path: file, fullPage: options.fullPage ?? true });
   return file;
 }

@@ -40,6 +40,13 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
   if (!adminUrl && options.onDisk) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-test-db-'));
     try {
+      // The folder starts as a copy of the run's migrated database (test/global-setup.ts), written by the
+      // calling thread; the database is then opened as a server opens it.
+      const migrated = inject('migratedPglite');
+      if (migrated) {
+        const from = new Blob([fs.readFileSync(migrated)]);
+        await (await openDatabase({ engine: 'pglite', dataDir: dir, worker: false, from })).close();
+      }
       const database = await openDatabase({ engine: 'pglite', dataDir: dir });
       await migrate(database);
       return {

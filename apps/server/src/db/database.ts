@@ -81,8 +81,8 @@ export type DatabaseOptions =
        */
       worker?: boolean;
       /**
-       * An in-memory database (`dataDir: null`, on the calling thread) starts as a copy of this
-       * snapshot (`Database.snapshot()`) instead of an empty cluster: half the time initdb takes,
+       * A new database (in memory, or a new data folder; on the calling thread) starts as a copy of
+       * this snapshot (`Database.snapshot()`) instead of an empty cluster: half the time initdb takes,
        * for the many short-lived databases the tests open.
        */
       from?: Blob;
@@ -182,8 +182,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(dataDir: string | null, inWorker: boolean, from?: Blob): Promise<Database> {
-  if (from && (dataDir || inWorker))
-    throw new Error('a database opened from a snapshot is in memory, on the calling thread');
+  if (from && inWorker) throw new Error('a database opened from a snapshot opens on the calling thread');
   let lock: DataDirLock | null = null;
   let client: PgliteClient;
   // The lock stays with this process whichever thread runs the engine: one process per data folder.

@@ -23,15 +23,16 @@ const OPTIONS: PGliteOptions = {
 };
 
 /**
- * Opens the embedded database in `dataPath` (null: in memory, empty or a copy of the snapshot `from`),
- * creating it if the folder is new. A new
- * database is closed and opened again before use: creating it runs initdb, and the instance that ran it
- * keeps about 450 MB of the process's memory for as long as it lives.
+ * Opens the embedded database in `dataPath` (null: in memory), creating it if the folder is new: empty,
+ * or a copy of the snapshot `from`. A new database is closed and opened again before use: creating it
+ * runs initdb, and the instance that ran it keeps about 450 MB of the process's memory for as long as it
+ * lives.
  */
 export async function createPglite(dataPath: string | null, from?: Blob): Promise<PGlite> {
-  if (dataPath === null) return PGlite.create(from ? { ...OPTIONS, loadDataDir: from } : OPTIONS);
+  const options = from ? { ...OPTIONS, loadDataDir: from } : OPTIONS;
+  if (dataPath === null) return PGlite.create(options);
   const isNew = !fs.existsSync(path.join(dataPath, 'PG_VERSION'));
-  const db = await PGlite.create(dataPath, OPTIONS);
+  const db = await PGlite.create(dataPath, isNew ? options : OPTIONS);
   if (!isNew) return db;
   await db.close();
   return PGlite.create(dataPath, OPTIONS);

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
 import { queryRows, type Database } from '../../src/db/database.ts';
 import { importRoll } from '../../src/features/imports/import.service.ts';
+import { INTERRUPTED_MESSAGE } from '../../src/features/roll-publishing/roll-publishing.service.ts';
 import { buildClient } from '../factories.ts';
 import {
   NODE_TS,
@@ -120,17 +121,16 @@ describe(`crash safety (${engine})`, () => {
     expect(before.smiths).toBeGreaterThan(0);
     expect(before.owners.every((o) => /^SMITHA,/.test(o))).toBe(true);
     expect(before.mapLot).toMatch(/^A/);
-    if (engine === 'postgres')
-      // On a shared server a run is only presumed dead after 2 minutes without a heartbeat; skip the wait.
-      await database.db.execute(
-        sql`update import_runs set heartbeat_at = now() - interval '1 hour' where status = 'importing'`,
-      );
     await database.close();
 
-    // Re-run with the real command, to completion.
+    // Re-run with the real command at once, to completion (issue 37): the dead run never blocks it
+    // (no "being published right now" until its heartbeat goes stale), and the command says what became
+    // of the run before.
     const file = await sharedRollFile(NEXT, 'B');
     const rerun = await runPortal(['import', '--state', 'Maine', '--city', 'Crashville', file], store.env);
     expect(rerun.code, rerun.out).toBe(0);
+    expect(rerun.out).not.toMatch(/being published right now/);
+    expect(rerun.out).toMatch(/was interrupted: the process running it stopped before it finished/);
 
     database = await store.open();
     const [after] = await queryRows<{
@@ -153,6 +153,11 @@ describe(`crash safety (${engine})`, () => {
               from clients c where c.id = ${client.id}`,
     );
     expect(after).toEqual({ rows: NEXT, records: NEXT, leftovers: 0, strayTables: 0, failed: 1 });
+    const [killed] = await queryRows<{ message: string | null }>(
+      database.db,
+      sql`select message from import_runs where client_id = ${client.id} and status = 'failed'`,
+    );
+    expect(killed!.message).toBe(INTERRUPTED_MESSAGE);
     const now = await publicView(database, client.id);
     expect(now.total).toBe(NEXT);
     expect(now.owners.every((o) => /^SMITHB,/.test(o))).toBe(true);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { runCli } from '../src/cli/cli.ts';
 import type { CliIo } from '../src/cli/io.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
-import { createTestDatabase, type TestDatabase } from './helpers.ts';
+import { createTestDatabase, startFromMigrated, type TestDatabase } from './helpers.ts';
 
 /*
  * The `portal` command run in-process, as a person runs it: arguments in, exit code and printed lines
@@ -70,6 +70,7 @@ export function cliHarness(prefix: string): CliHarness {
   };
   beforeAll(async () => {
     const pg = process.env.TEST_DATABASE_URL ? await createTestDatabase() : null;
+    if (!pg) await startFromMigrated(harness.dataDir);
     Object.assign(harness, { pg });
     harness.env = {
       DATA_DIR: harness.dataDir,

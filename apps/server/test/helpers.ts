@@ -35,18 +35,24 @@ export interface TestDatabaseOptions {
   onDisk?: boolean;
 }
 
+/**
+ * Makes the new data folder `dir` a copy of the run's migrated embedded database (test/global-setup.ts),
+ * where the run made one: opening it then skips initdb and the migrations, as a server's second start
+ * does. Without one (a file run outside that setup) the folder is left for the first open to create.
+ */
+export async function startFromMigrated(dir: string): Promise<void> {
+  const migrated = inject('migratedPglite');
+  if (!migrated) return;
+  const from = new Blob([fs.readFileSync(migrated)]);
+  await (await openDatabase({ engine: 'pglite', dataDir: dir, worker: false, from })).close();
+}
+
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl && options.onDisk) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opp-test-db-'));
     try {
-      // The folder starts as a copy of the run's migrated database (test/global-setup.ts), written by the
-      // calling thread; the database is then opened as a server opens it.
-      const migrated = inject('migratedPglite');
-      if (migrated) {
-        const from = new Blob([fs.readFileSync(migrated)]);
-        await (await openDatabase({ engine: 'pglite', dataDir: dir, worker: false, from })).close();
-      }
+      await startFromMigrated(dir);
       const database = await openDatabase({ engine: 'pglite', dataDir: dir });
       await migrate(database);
       return {

@@ -24,6 +24,25 @@ export const PREVIEW_RECORDS = 10;
 export const ImportRunStatus = z.enum(['validating', 'importing', 'succeeded', 'failed']);
 export type ImportRunStatus = z.infer<typeof ImportRunStatus>;
 
+/**
+ * What an import says besides its errors (docs/import-format.md, "Errors and warnings"), the same in a
+ * preview and in a published run: values read but doubtful, published as given (the count, the count
+ * per portal field, the first by line), and values the mapping left out or changed on purpose.
+ */
+const importNotes = {
+  WarningCount: z.number().int(),
+  /** The first warnings, each naming its line: `line 12: Sales[0].SaleDate: the year 0987 is unlikely; …`. */
+  Warnings: z.array(z.string()),
+  /** Warnings per portal field (`Sales.SaleDate`), most first. */
+  WarningFields: z.array(z.object({ Field: z.string(), Count: z.number().int() })),
+  /** Values the mapping left out or changed on purpose, per field, with the first few by line. */
+  Adjusted: z.array(
+    z.object({ Field: z.string(), What: z.string(), Count: z.number().int(), Examples: z.array(z.string()) }),
+  ),
+};
+export const ImportNotesDto = z.object(importNotes);
+export type ImportNotesDto = z.infer<typeof ImportNotesDto>;
+
 /** One publishing attempt: who, when, which file, how far it got and how it ended. */
 export const ImportRunDto = z.object({
   RunID: z.number().int(),
@@ -67,6 +86,8 @@ export const ImportRunDto = z.object({
   Mapping: z.string().nullable(),
   /** The names of the files the roll was read from, as given. */
   SourceFiles: z.array(z.string()),
+  /** A published run's warnings and changed values; none for other runs and runs from before. */
+  ...importNotes,
 });
 export type ImportRunDto = z.infer<typeof ImportRunDto>;
 export const ImportRunList = z.array(ImportRunDto);
@@ -132,13 +153,7 @@ export const RollPreviewDto = z.object({
   ProblemCount: z.number().int(),
   /** The first problems, each naming its line, portal field and source column. */
   Problems: z.array(z.string()),
-  /** Values read but doubtful (published as given): the count and the first, by line. */
-  WarningCount: z.number().int(),
-  Warnings: z.array(z.string()),
-  /** Values the mapping left out or changed on purpose, per field, with the first few by line. */
-  Adjusted: z.array(
-    z.object({ Field: z.string(), What: z.string(), Count: z.number().int(), Examples: z.array(z.string()) }),
-  ),
+  ...importNotes,
   /** The comparison with the town's published roll; null when it has none. */
   Changes: RollChangesDto.nullable(),
 });

@@ -13,6 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import type { RunNotes } from '../features/imports/import-notes.ts';
 import { searchColumnSchema } from '../features/search/search-columns.schema.ts';
 
 /*
@@ -156,6 +157,8 @@ export const importRuns = pgTable(
     sourceFiles: jsonb('source_files').$type<string[]>().notNull().default([]),
     // migrations/0019: whether the roll's rows carry owner_words (false: published before 0016).
     ownerWords: boolean('owner_words').notNull().default(true),
+    // migrations/0024: what a published run said besides its errors (warnings, values a mapping changed).
+    notes: jsonb('notes').$type<RunNotes>(),
     startedAt: ts('started_at').notNull().defaultNow(),
     heartbeatAt: ts('heartbeat_at').notNull().defaultNow(),
     finishedAt: ts('finished_at'),

@@ -47,6 +47,11 @@ export function formatCount(value: number): string {
   return COUNT.format(noNegativeZero(value, 0));
 }
 
+/** A count and its noun: `1 warning`, `1,310 warnings` (`many` for an irregular plural). */
+export function formatCountOf(value: number, one: string, many = `${one}s`): string {
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
+}
+
 /** $123,400 for whole amounts, $1,234.50 when there are cents (never more than 2 decimals). */
 export function formatMoney(value: number | null | undefined): string {
   if (!isNum(value)) return '';

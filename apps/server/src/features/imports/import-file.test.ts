@@ -9,6 +9,8 @@ import { abandonedRoll, buildClient } from '../../../test/factories.ts';
 import { importRoll } from './import.service.ts';
 import { recordSourceFor } from './record-sources.ts';
 import { rollsRepository } from './rolls.repository.ts';
+import { rollImportService } from './roll-import.service.ts';
+import type { RunNotes } from './import-notes.ts';
 import { PropertyRecord } from '@opp/contracts';
 import { toPropertyRow } from '../properties/property-row.ts';
 import { unpackRecord } from '../properties/record-codec.ts';
@@ -336,17 +338,24 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
    * text, in pieces. One record in the middle of a block has a date-time, which only zod reads (as its
    * date): the thread that meets it loads zod then, and prepares that block again.
    */
-  function largeFile(name: string, extra: string[] = []) {
+  function largeFile(
+    name: string,
+    extra: string[] = [],
+    salesOf: (i: number) => unknown[] | null = () => null,
+  ) {
     const lines = [spaced, JSON.stringify(sparse), ''];
-    for (let i = 1; i <= 12_000; i++)
+    for (let i = 1; i <= 12_000; i++) {
+      const sales = salesOf(i);
       lines.push(
         `${JSON.stringify({
           Account: `P${i}`,
           GISLink: `https://gis.example.org/${'x'.repeat(500)}`,
           Owners: [{ OwnerName: `OWNER ${i}` }],
           ...(i === 6000 ? { DateUpdated: '2024-05-01T10:00:00Z' } : {}),
+          ...(sales ? { Sales: sales } : {}),
         })}${' '.repeat(1000)}`,
       );
+    }
     return file(name, `\uFEFF${[...lines, ...extra].join('\r\n')}\r\n`);
   }
 
@@ -391,6 +400,51 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
     ]);
     expect(pooled).toMatchObject({ ok: false, total: 12_006 });
     expect(await rollTableExists(pooled.run.id)).toBe(false);
+  }, 120_000);
+
+  it('published as the console and the command publish it, reports the same warnings as its dry run, and the run keeps them', async () => {
+    const client = await buildClient(ctx.db);
+    // Doubtful sales spread over the file's blocks: a year 0987 every 2,500 records, a price with no
+    // date every 4,000.
+    const p = largeFile('large-warnings.jsonl', [], (i) =>
+      i % 2500 === 0
+        ? [{ SaleDate: '0987-06-01', SalePrice: 1000 }]
+        : i % 4000 === 0
+          ? [{ SalePrice: 5000 }]
+          : null,
+    );
+    // Over the size from which an import parses on threads (import.service.ts POOL_MIN_BYTES): no option.
+    expect(fs.statSync(p).size).toBeGreaterThan(8 * 1024 * 1024);
+    const input = await rollImportService.open({}, [{ path: p, name: 'large-warnings.jsonl' }]);
+    const dry = await rollImportService.check(input);
+    expect(dry.warningCount).toBe(4 + 3);
+    expect(dry.warningFields).toEqual([
+      { field: 'Sales.SaleDate', count: 4 },
+      { field: 'Sales.SalePrice', count: 3 },
+    ]);
+    const run = await rollImportService.createRun(
+      ctx.db,
+      { clientId: client.id, userId: null, actor: 'test' },
+      input,
+      { actor: null, ip: null },
+    );
+    const outcome = await rollImportService.publish(ctx.db, run, input.source(), () => {}, {
+      engine: testEngine,
+      checks: input,
+    });
+    expect(outcome).toMatchObject({ ok: true, total: 12_002 });
+    const notes = (n: RunNotes) => ({
+      warnings: n.warnings,
+      warningCount: n.warningCount,
+      warningFields: n.warningFields,
+      adjusted: n.adjusted,
+    });
+    expect(notes(outcome)).toEqual(notes(dry));
+    // In file order, as the dry run lists them.
+    expect(outcome.warnings[0]).toBe(
+      'line 2503: Sales[0].SaleDate: the year 0987 is unlikely; published as given',
+    );
+    expect((await rollsRepository.findRun(ctx.db, run.id))!.notes).toEqual(notes(dry));
   }, 120_000);
 });
 

@@ -1,3 +1,4 @@
+import type { ImportNotesDto } from '@opp/contracts';
 import { RECORD_FIELDS } from './mapping/record-fields.ts';
 import type { RecordSource } from './import.service.ts';
 import type { SourceRecord } from './roll-rows.ts';
@@ -61,6 +62,11 @@ export class FillCounter {
   records = 0;
   private readonly counts = new Map<string, number>();
   private readonly items = new Map<string, number>();
+  /**
+   * The fields some record carries at all, even empty (`Owners.OwnerName` for an item's): in the
+   * portal's own JSON Lines, the fields the file gives.
+   */
+  readonly keys = new Set<string>();
 
   /** `only`: the top-level fields worth counting (a publishing run needs only the refusal's). */
   constructor(private readonly only: Set<string> | null = null) {}
@@ -69,6 +75,7 @@ export class FillCounter {
     this.records++;
     for (const field in value) {
       if (this.only && !this.only.has(field)) continue;
+      this.keys.add(field);
       const v = value[field];
       if (Array.isArray(v)) {
         if (v.length === 0) continue;
@@ -76,8 +83,10 @@ export class FillCounter {
         this.items.set(field, (this.items.get(field) ?? 0) + v.length);
         for (const it of v)
           if (it && typeof it === 'object')
-            for (const [f, x] of Object.entries(it as Record<string, unknown>))
+            for (const [f, x] of Object.entries(it as Record<string, unknown>)) {
+              this.keys.add(`${field}.${f}`);
               if (present(x)) this.bump(`${field}.${f}`);
+            }
       } else if (v && typeof v === 'object') {
         if (present((v as { UserDefinedValue?: unknown }).UserDefinedValue)) this.bump(field);
       } else if (present(v)) this.bump(field);
@@ -111,9 +120,47 @@ export class FillCounter {
     return out;
   }
 
+  /** What has been counted, as plain data (it crosses from an import thread: mergeFrom). */
+  snapshot(): FillSnapshot {
+    return { records: this.records, counts: [...this.counts], items: [...this.items], keys: [...this.keys] };
+  }
+
+  /** Adds the counts of records noted elsewhere (an import thread's block). */
+  mergeFrom(s: FillSnapshot) {
+    this.records += s.records;
+    for (const [k, n] of s.counts) this.counts.set(k, (this.counts.get(k) ?? 0) + n);
+    for (const [k, n] of s.items) this.items.set(k, (this.items.get(k) ?? 0) + n);
+    for (const k of s.keys) this.keys.add(k);
+  }
+
   private bump(key: string) {
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
   }
+}
+
+export interface FillSnapshot {
+  records: number;
+  counts: Array<[string, number]>;
+  items: Array<[string, number]>;
+  keys: string[];
+}
+
+/**
+ * What a run says besides its errors, kept with the run (import_runs.notes, migrations/0024) and shown
+ * in the console's history: the warnings (the count, the count per field, the first by line) and the
+ * values the mapping left out or changed.
+ */
+export interface RunNotes {
+  warnings: string[];
+  warningCount: number;
+  /** Per portal field (`Sales.SaleDate`), most first. */
+  warningFields: Array<{ field: string; count: number }>;
+  adjusted: Adjusted[];
+}
+
+/** Everything an ImportNotes has gathered, as plain data: an import thread's notes of one block. */
+export interface NotesSnapshot extends RunNotes {
+  fill: FillSnapshot;
 }
 
 /**
@@ -131,15 +178,20 @@ const NEEDED: Array<{ field: string; words: string; owners?: true }> = [
 
 const THIS_YEAR = new Date().getUTCFullYear();
 
+export interface NotesOptions {
+  refusalOnly?: boolean;
+}
+
 /** The import's notes, gathered record by record. */
 export class ImportNotes {
   readonly fill: FillCounter;
   warnings: string[] = [];
   warningCount = 0;
+  private readonly warningFields = new Map<string, number>();
   private readonly adjusted = new Map<string, Adjusted>();
 
   /** `refusalOnly`: count the fill of the fields the refusal reads only (a publishing run's need). */
-  constructor(options: { refusalOnly?: boolean } = {}) {
+  constructor(readonly options: NotesOptions = {}) {
     this.fill = new FillCounter(
       options.refusalOnly ? new Set(NEEDED.map((n) => n.field.split('.')[0]!)) : null,
     );
@@ -154,9 +206,7 @@ export class ImportNotes {
     }
     this.fill.add(value as Record<string, unknown>);
     for (const n of item.notes ?? []) {
-      const key = `${n.field}\u0000${n.kind}`;
-      let a = this.adjusted.get(key);
-      if (!a) this.adjusted.set(key, (a = { field: n.field, kind: n.kind, count: 0, examples: [] }));
+      const a = this.adjustedOf(n.field, n.kind);
       a.count++;
       if (a.examples.length < MAX_EXAMPLES) a.examples.push(`line ${item.line}: ${n.text}`);
     }
@@ -169,17 +219,70 @@ export class ImportNotes {
       if (typeof s.SaleDate === 'string') {
         const year = Number(s.SaleDate.slice(0, 4));
         if (year < 1700 || year > THIS_YEAR + 1)
-          this.warn(item.line, where('SaleDate'), `the year ${s.SaleDate.slice(0, 4)} is unlikely`);
+          this.warn(
+            item.line,
+            'Sales.SaleDate',
+            where('SaleDate'),
+            `the year ${s.SaleDate.slice(0, 4)} is unlikely`,
+          );
       }
       if (!present(s.SaleDate) && typeof s.SalePrice === 'number' && s.SalePrice > 0)
-        this.warn(item.line, where('SalePrice'), `a sale price (${s.SalePrice}) with no sale date`);
+        this.warn(
+          item.line,
+          'Sales.SalePrice',
+          where('SalePrice'),
+          `a sale price (${s.SalePrice}) with no sale date`,
+        );
     });
   }
 
-  private warn(line: number, where: string, text: string) {
+  /** `field`: the portal field it is counted under; `where`: the field or column as the line names it. */
+  private warn(line: number, field: string, where: string, text: string) {
     this.warningCount++;
+    this.warningFields.set(field, (this.warningFields.get(field) ?? 0) + 1);
     if (this.warnings.length < MAX_WARNINGS)
       this.warnings.push(`line ${line}: ${where}: ${text}; published as given`);
+  }
+
+  /** What the run says besides its errors, as the run keeps it. */
+  summary(): RunNotes {
+    return {
+      warnings: this.warnings,
+      warningCount: this.warningCount,
+      warningFields: [...this.warningFields]
+        .map(([field, count]) => ({ field, count }))
+        .sort((a, b) => b.count - a.count),
+      adjusted: this.adjustments(),
+    };
+  }
+
+  /** Everything gathered, as plain data, for the importing thread to merge (prepare-worker.ts). */
+  snapshot(): NotesSnapshot {
+    return { ...this.summary(), fill: this.fill.snapshot() };
+  }
+
+  /**
+   * Adds the notes of records noted elsewhere, which come after those noted so far (an import thread's
+   * block, merged in file order): the first warnings and examples stay the file's first.
+   */
+  merge(s: NotesSnapshot) {
+    this.fill.mergeFrom(s.fill);
+    this.warningCount += s.warningCount;
+    for (const w of s.warnings) if (this.warnings.length < MAX_WARNINGS) this.warnings.push(w);
+    for (const { field, count } of s.warningFields)
+      this.warningFields.set(field, (this.warningFields.get(field) ?? 0) + count);
+    for (const x of s.adjusted) {
+      const a = this.adjustedOf(x.field, x.kind);
+      a.count += x.count;
+      for (const e of x.examples) if (a.examples.length < MAX_EXAMPLES) a.examples.push(e);
+    }
+  }
+
+  private adjustedOf(field: string, kind: AdjustKind): Adjusted {
+    const key = `${field}\u0000${kind}`;
+    let a = this.adjusted.get(key);
+    if (!a) this.adjusted.set(key, (a = { field, kind, count: 0, examples: [] }));
+    return a;
   }
 
   /** The values the mapping left out or changed, by field, most first. */
@@ -212,20 +315,30 @@ export class ImportNotes {
   }
 }
 
+/** A run's or a dry run's notes as the console is sent them; none for a run that kept none. */
+export function notesDto(notes: RunNotes | null): ImportNotesDto {
+  return {
+    WarningCount: notes?.warningCount ?? 0,
+    Warnings: notes?.warnings ?? [],
+    WarningFields: (notes?.warningFields ?? []).map((f) => ({ Field: f.field, Count: f.count })),
+    Adjusted: (notes?.adjusted ?? []).map((a) => ({
+      Field: a.field,
+      What: ADJUST_WORDS[a.kind],
+      Count: a.count,
+      Examples: a.examples,
+    })),
+  };
+}
+
 /**
- * The source with each record noted on its way to the import. A large JSON Lines file parsed on worker
- * threads (`lineBlocks`) keeps that path: its records never pass here, so a publishing run of one has
- * no warnings (its dry run has them).
+ * The source with each record noted on its way to the import (a large JSON Lines file parsed on worker
+ * threads is noted there instead: import.service.ts).
  */
 export function notedSource(source: RecordSource, notes: ImportNotes): RecordSource {
-  const noted = async function* () {
+  return async function* () {
     for await (const item of source()) {
       notes.add(item);
       yield item;
     }
   };
-  return Object.assign(noted, {
-    ...(source.lineBlocks ? { lineBlocks: source.lineBlocks } : {}),
-    ...(source.bytes !== undefined ? { bytes: source.bytes } : {}),
-  });
 }

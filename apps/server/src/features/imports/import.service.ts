@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../../db/database.ts';
 import { fullCheck } from './full-check.ts';
+import { notedSource, type ImportNotes } from './import-notes.ts';
 import { PreparePool, defaultPoolSize } from './prepare-pool.ts';
 import type { LineBlock } from './jsonl-records.ts';
 import { prepareRecords, type PreparedBatch, type RollTarget, type SourceRecord } from './roll-rows.ts';
@@ -69,6 +70,11 @@ export interface ImportOptions {
    * is read: any refuses the roll like a line's problem.
    */
   finalProblems?: () => string[];
+  /**
+   * Notes every record as read (warnings, fill, values a mapping changed), on this thread or on the
+   * import threads alike; a published run keeps their summary (import_runs.notes).
+   */
+  notes?: ImportNotes;
 }
 
 /** Files smaller than this are parsed on the importing thread. */
@@ -85,12 +91,13 @@ async function* preparedBatches(
   target: RollTarget,
   pool: Promise<PreparePool> | null,
   checkOnly: () => boolean,
+  notes: ImportNotes | undefined,
 ): AsyncGenerator<PreparedBatch> {
   if (pool && source.lineBlocks) {
     const threads = await pool;
     const inFlight: Promise<PreparedBatch>[] = [];
     for await (const block of source.lineBlocks()) {
-      const next = threads.prepare(block, target, checkOnly());
+      const next = threads.prepare(block, target, checkOnly(), notes?.options ?? null);
       // Awaited in order below; until then a failure must not count as unhandled.
       next.catch(() => {});
       inFlight.push(next);
@@ -100,7 +107,7 @@ async function* preparedBatches(
     return;
   }
   let items: SourceRecord[] = [];
-  for await (const item of source()) {
+  for await (const item of (notes ? notedSource(source, notes) : source)()) {
     items.push(item);
     if (items.length >= BATCH) {
       yield prepareRecords(items, target, { fullCheck, checkOnly: checkOnly() });
@@ -206,8 +213,10 @@ export async function importRoll(
     // Publishing is refused if another roll was published meanwhile (activate).
     const replacing = await rollsRepository.activeRollId(db, target.clientId);
     const rollTarget: RollTarget = { rollId: run.id, clientId: target.clientId };
-    const batches = preparedBatches(source, rollTarget, pool, () => errorCount > 0);
+    const batches = preparedBatches(source, rollTarget, pool, () => errorCount > 0, options.notes);
     for await (const batch of batches) {
+      // An import thread's notes of its block, merged in file order.
+      if (batch.notes) options.notes?.merge(batch.notes);
       for (const item of batch.records) {
         total++;
         if ('errors' in item) {
@@ -281,6 +290,7 @@ export async function importRoll(
     const previous = await rollsRepository.activate(db, target.clientId, run.id, written, {
       replacing,
       taxYear,
+      notes: options.notes?.summary() ?? null,
     });
     onProgress({ phase: 'done', processed: written, total });
     if (postgres) void rollsRepository.vacuumRoll(db, run.id).catch(() => {});

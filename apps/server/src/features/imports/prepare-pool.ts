@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { startThread, startThreads, whenReady } from '../../lib/thread-start.ts';
 import type { LineBlock } from './jsonl-records.ts';
 import type { PreparedBatch, RollTarget } from './roll-rows.ts';
+import type { NotesOptions } from './import-notes.ts';
 
 /*
  * Worker threads that turn blocks of JSON Lines into COPY text (roll-rows.ts prepareRecords). Parsing,
@@ -15,6 +16,8 @@ export interface PrepareRequest {
   block: LineBlock;
   target: RollTarget;
   checkOnly: boolean;
+  /** Note the block's records (warnings, fill) as the importing thread would: import-notes.ts. */
+  notes: NotesOptions | null;
 }
 
 export type PrepareResponse = { id: number; batch: PreparedBatch } | { id: number; error: string };
@@ -65,14 +68,19 @@ export class PreparePool {
   }
 
   /** Prepares a block on the next thread in turn; answers come back per block, in any order. */
-  prepare(block: LineBlock, target: RollTarget, checkOnly: boolean): Promise<PreparedBatch> {
+  prepare(
+    block: LineBlock,
+    target: RollTarget,
+    checkOnly: boolean,
+    notes: NotesOptions | null = null,
+  ): Promise<PreparedBatch> {
     if (this.#failure) return Promise.reject(this.#failure);
     const id = this.#nextId++;
     const worker = this.#workers[this.#turn++ % this.#workers.length]!;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       // The block's buffer moves to the thread whole (it is the block's own: see LineBlock).
-      const request: PrepareRequest = { id, block, target, checkOnly };
+      const request: PrepareRequest = { id, block, target, checkOnly, notes };
       worker.postMessage(request, [block.bytes.buffer as ArrayBuffer]);
     });
   }

@@ -15,7 +15,7 @@ import { openMappedSource } from './mapping/mapped-source.ts';
 import { loadMappingFile, MappingError, type Mapping } from './mapping/mapping-file.ts';
 import { csvHeaderProblems, recordSourceFor, rollFormatOf, type SourceOptions } from './record-sources.ts';
 import { rollsRepository, type ImportRun } from './rolls.repository.ts';
-import { ADJUST_WORDS, ImportNotes, notedSource, type Adjusted } from './import-notes.ts';
+import { ImportNotes, notesDto, type RunNotes } from './import-notes.ts';
 import { RollComparison, type ChangedRecord, type RollChanges } from './roll-changes.ts';
 import { clientsService } from '../clients/clients.service.ts';
 
@@ -94,11 +94,7 @@ export interface RollCheck extends DryRunReport {
 }
 
 /** What a publishing run reports besides its outcome: the same warnings and counts as a dry run. */
-export interface PublishOutcome extends ImportOutcome {
-  warnings: string[];
-  warningCount: number;
-  adjusted: Adjusted[];
-}
+export interface PublishOutcome extends ImportOutcome, RunNotes {}
 
 const PLAIN_FILE = 'a roll file must end in .jsonl, .ndjson or .csv';
 
@@ -248,14 +244,7 @@ export const rollImportService = {
       Sample: check.sample.map((s) => ({ Line: s.line, Record: s.record })),
       ProblemCount: check.problemCount,
       Problems: check.problems,
-      WarningCount: check.warningCount,
-      Warnings: check.warnings,
-      Adjusted: check.adjusted.map((a) => ({
-        Field: a.field,
-        What: ADJUST_WORDS[a.kind],
-        Count: a.count,
-        Examples: a.examples,
-      })),
+      ...notesDto(check),
       Changes: check.changes
         ? {
             Published: check.changes.published,
@@ -322,10 +311,11 @@ export const rollImportService = {
         fileName: run.fileName,
         runId: run.id,
       },
-      notedSource(source, notes),
+      source,
       onProgress,
       {
         ...options,
+        notes,
         finalProblems: () =>
           notes.emptyFields(options.checks?.mappedFields, {
             absent: options.checks?.absent,
@@ -333,11 +323,6 @@ export const rollImportService = {
           }),
       },
     );
-    return {
-      ...outcome,
-      warnings: notes.warnings,
-      warningCount: notes.warningCount,
-      adjusted: notes.adjustments(),
-    };
+    return { ...outcome, ...notes.summary() };
   },
 };

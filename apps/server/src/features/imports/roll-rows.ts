@@ -6,7 +6,7 @@ import { packRecord } from '../properties/record-codec.ts';
 import { copySearchValues } from '../search/search-columns.ts';
 import { fastParseRecord } from './record-fast-path.ts';
 import { copyHistoryRows } from './value-history.ts';
-import type { ValueNote } from './import-notes.ts';
+import type { NotesSnapshot, ValueNote } from './import-notes.ts';
 
 /*
  * What an import computes for each record, from input to COPY text: the check against the contract,
@@ -72,6 +72,8 @@ export interface PreparedBatch {
   numberLike: string[];
   /** The newest TaxYear of the rows written, or null: the roll's tax year (import_runs.tax_year). */
   taxYear: number | null;
+  /** The block's notes, when an import thread prepared it for a run that notes its records. */
+  notes?: NotesSnapshot;
 }
 
 /** A word PostgreSQL's text parser would split: a digit, `e`, a digit inside it. */

@@ -4,6 +4,7 @@ import { clients, importRuns, properties } from '../../db/schema.ts';
 import { copyPieces, type CopyInput } from '../../db/copy-text.ts';
 import { RECORD_COPY_COLUMNS, ROLL_COPY_COLUMNS } from './roll-rows.ts';
 import { HISTORY_COPY_COLUMNS } from './value-history.ts';
+import type { RunNotes } from './import-notes.ts';
 
 export type ImportRun = typeof importRuns.$inferSelect;
 
@@ -316,9 +317,11 @@ export const rollsRepository = {
       replacing?: number | null;
       /** The roll's tax year (migrations/0017). */
       taxYear?: number | null;
+      /** What the run said besides its errors (migrations/0024). */
+      notes?: RunNotes | null;
     } = {},
   ): Promise<number | null> {
-    const { replacing, taxYear = null } = roll;
+    const { replacing, taxYear = null, notes = null } = roll;
     return db.transaction(async (tx) => {
       const [before] = await tx
         .select({ activeRollId: clients.activeRollId })
@@ -336,6 +339,7 @@ export const rollsRepository = {
         .set({
           status: 'succeeded',
           taxYear,
+          notes,
           historyYear: taxYear ?? sql`extract(year from now())::int`,
           totalRecords: count,
           importedRecords: count,

@@ -280,6 +280,68 @@ describe('preview, then publish', () => {
     expect(Object.keys(kept!.mapping.fields)).toEqual(['Account', 'StreetName', 'TotalAcres']);
   });
 
+  it('a published run keeps the warnings and changed values its preview showed, in the run and the history', async () => {
+    const provider = await signIn(1);
+    const client = await buildClient(ctx.db);
+    const mapping = JSON.stringify({
+      fields: {
+        Account: 'ACCT',
+        StreetName: 'STREET',
+        LandValue: { column: 'LAND', invalid: 'empty' },
+        Sales: { items: [{ fields: { SaleDate: 'SOLD', SalePrice: 'PRICE' } }] },
+      },
+    });
+    // Line 2: a sale in 0987; line 3: a price with no date and a land value the field cannot take;
+    // line 4: the same price with no date again.
+    const data =
+      'ACCT,STREET,LAND,SOLD,PRICE\nA-1,ELM ST,1000,0987-05-01,1000\nA-2,ELM ST,N/A,,5000\nA-3,ELM ST,2000,,7000\n';
+    const body = () =>
+      form([
+        { name: 'file', filename: 'parcels.csv', content: data },
+        { name: 'mapping', filename: 'our-town.json', content: mapping },
+      ]);
+    const preview = (
+      await post(`/api/rolls/${client.id}/preview`, provider, body())
+    ).json() as RollPreviewDto;
+    expect(preview.ProblemCount).toBe(0);
+    expect(preview.WarningCount).toBe(3);
+    expect(preview.WarningFields).toEqual([
+      { Field: 'Sales.SalePrice', Count: 2 },
+      { Field: 'Sales.SaleDate', Count: 1 },
+    ]);
+    expect(preview.Warnings[0]).toMatch(/^line 2: .*SaleDate.*0987 is unlikely; published as given$/);
+    expect(preview.Adjusted).toMatchObject([{ Field: 'LandValue', Count: 1 }]);
+
+    const res = await post(`/api/rolls/${client.id}`, provider, body());
+    const run = await waitForRun(client.id, (res.json() as ImportRunDto).RunID, provider);
+    expect(run.Status).toBe('succeeded');
+    const notes = (r: ImportRunDto | RollPreviewDto) => ({
+      WarningCount: r.WarningCount,
+      Warnings: r.Warnings,
+      WarningFields: r.WarningFields,
+      Adjusted: r.Adjusted,
+    });
+    expect(notes(run)).toEqual(notes(preview));
+    const history = (
+      await ctx.app.inject({ method: 'GET', url: `/api/rolls/${client.id}`, headers: provider })
+    ).json() as ImportRunDto[];
+    expect(notes(history[0]!)).toEqual(notes(preview));
+  });
+
+  it('a rejected run keeps no warnings: its problems come first', async () => {
+    const provider = await signIn(1);
+    const client = await buildClient(ctx.db);
+    const jsonl =
+      '{"Account":"7","StreetName":"Pond Rd","Sales":[{"SaleDate":"0987-01-01"}]}\n{"Account":"7","StreetName":"Pond Rd"}\n';
+    const res = await post(
+      `/api/rolls/${client.id}`,
+      provider,
+      form([{ name: 'file', filename: 'roll.jsonl', content: jsonl }]),
+    );
+    const run = await waitForRun(client.id, (res.json() as ImportRunDto).RunID, provider);
+    expect(run).toMatchObject({ Status: 'failed', ErrorCount: 1, WarningCount: 0, Warnings: [] });
+  });
+
   it('a file in the portal’s own format is previewed the same way', async () => {
     const provider = await signIn(1);
     const client = await buildClient(ctx.db);

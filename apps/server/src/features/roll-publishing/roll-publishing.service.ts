@@ -8,6 +8,7 @@ import type { auditActorOf } from '../audit/audit.service.ts';
 import { clientsService } from '../clients/clients.service.ts';
 import type { ImportOptions, ImportProgress, RecordSource } from '../imports/import.service.ts';
 import { rollImportService, RollInputError, type RollInput } from '../imports/roll-import.service.ts';
+import { notesDto } from '../imports/import-notes.ts';
 import type { ImportRun } from '../imports/rolls.repository.ts';
 import { rollsService } from '../imports/rolls.service.ts';
 import { importLockHeld, tryImportLock } from './import-lock.ts';
@@ -49,6 +50,7 @@ export function toImportRunDto(run: ImportRun): ImportRunDto {
     Format: run.sourceFormat,
     Mapping: run.sourceMapping,
     SourceFiles: run.sourceFiles,
+    ...notesDto(run.notes),
   };
 }
 

@@ -1,6 +1,6 @@
 import { fullCheck } from '../full-check.ts';
 import type { RecordSource } from '../import.service.ts';
-import { ImportNotes, type Adjusted, type FillRate } from '../import-notes.ts';
+import { ImportNotes, type FillRate, type RunNotes } from '../import-notes.ts';
 import { prepareRecords, type SourceRecord } from '../roll-rows.ts';
 
 /*
@@ -11,15 +11,12 @@ import { prepareRecords, type SourceRecord } from '../roll-rows.ts';
 
 export type { FillRate } from '../import-notes.ts';
 
-export interface DryRunReport {
+/** Besides its own counts, the notes a publishing run of the same file keeps (RunNotes). */
+export interface DryRunReport extends RunNotes {
   records: number;
   fill: FillRate[];
   problems: string[];
   problemCount: number;
-  warnings: string[];
-  warningCount: number;
-  /** Values the mapping left out or changed, per field. */
-  adjusted: Adjusted[];
 }
 
 export interface DryRunOptions {
@@ -85,8 +82,6 @@ export async function dryRun(source: RecordSource, options: DryRunOptions = {}):
     fill: notes.fill.rates(options.mappedFields ?? []),
     problems,
     problemCount,
-    warnings: notes.warnings,
-    warningCount: notes.warningCount,
-    adjusted: notes.adjustments(),
+    ...notes.summary(),
   };
 }

@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import type { ImportRunDto } from '@opp/contracts';
 import { useRollRuns } from '../api/get-roll-runs';
-import { formatCount, formatDateAndTime } from '@/utils/format';
+import { formatCount, formatCountOf, formatDateAndTime } from '@/utils/format';
+import { AdjustedList, WarningList, warningsTitle } from './import-notes';
 
 function outcome(run: ImportRunDto): string {
   switch (run.Status) {
@@ -23,6 +24,36 @@ function reading(run: ImportRunDto): string {
   if (run.Format) return `Format: ${run.Format}`;
   if (run.Mapping) return `Mapping: ${run.Mapping}`;
   return 'Portal format';
+}
+
+/**
+ * A published run's warnings and the values its mapping changed, as its preview showed them: folded
+ * under their count, so the history stays a list of runs.
+ */
+function RunNotes({ run }: { run: ImportRunDto }) {
+  if (run.WarningCount === 0 && run.Adjusted.length === 0) return null;
+  const changed = run.Adjusted.reduce((n, a) => n + a.Count, 0);
+  return (
+    <details className="opp-run-notes">
+      <summary>
+        {[
+          run.WarningCount > 0 ? formatCountOf(run.WarningCount, 'warning') : null,
+          changed > 0
+            ? formatCountOf(changed, 'value changed by the mapping', 'values changed by the mapping')
+            : null,
+        ]
+          .filter(Boolean)
+          .join('; ')}
+      </summary>
+      {run.WarningCount > 0 ? (
+        <>
+          <p className="margin-bottom-0">{warningsTitle(run)}</p>
+          <WarningList notes={run} />
+        </>
+      ) : null}
+      <AdjustedList notes={run} />
+    </details>
+  );
 }
 
 /** Who published which files when (and how they were read), how many records, and how it ended; newest first. */
@@ -62,7 +93,10 @@ export function ImportHistory({ clientId }: { clientId: number }) {
                     <span className="text-base-dark">{reading(r)}</span>
                   </td>
                   <td>{formatCount(r.TotalRecords)}</td>
-                  <td>{outcome(r)}</td>
+                  <td>
+                    {outcome(r)}
+                    <RunNotes run={r} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -11,7 +11,7 @@ import {
 } from '@opp/contracts';
 import { Alert } from '@/components/ui/alert';
 import { ApiError } from '@/lib/api-client';
-import { formatCount, formatDateAndTime } from '@/utils/format';
+import { formatCount, formatCountOf, formatDateAndTime } from '@/utils/format';
 import { useParcelLayers } from '../api/get-parcel-layers';
 import { providerKeys } from '../api/query-keys';
 import { uploadParcelLayer } from '../api/upload-parcel-layer';
@@ -310,7 +310,7 @@ function LayerHistory({ history }: { history: ParcelLayerEntry[] }) {
   );
 }
 
-const plural = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+const plural = formatCountOf;
 
 /** The join report: counts, then the first entries of each list. */
 function JoinReport({ report }: { report: ParcelLayerReport }) {

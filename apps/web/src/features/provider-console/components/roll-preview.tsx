@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef } from 'react';
 import { fillPercent, formatLocation, type RollPreviewDto } from '@opp/contracts';
 import { Alert } from '@/components/ui/alert';
-import { formatAcres, formatCount, formatMoney } from '@/utils/format';
+import { formatAcres, formatCount, formatCountOf as plural, formatMoney } from '@/utils/format';
+import { AdjustedList, WarningList, warningsTitle } from './import-notes';
 
 type Loose = Record<string, unknown>;
 
@@ -35,8 +36,6 @@ const COLUMNS: Array<{ label: string; value: (r: Loose) => string }> = [
   { label: 'Building value', value: (r) => money(r.TotalBuildingValue) },
   { label: 'Acres', value: (r) => acres(r.TotalAcres) },
 ];
-
-const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 /**
  * The preview step of a roll upload (issue 39): what the server found in the files, exactly as the
@@ -101,41 +100,13 @@ export function RollPreview({
         </Alert>
       ) : null}
 
-      {preview.Warnings.length > 0 ? (
-        <Alert
-          type="warning"
-          heading={
-            <h5 className="usa-alert__heading">
-              {plural(preview.WarningCount, 'warning')}: read as given, and published so
-            </h5>
-          }
-        >
-          <ul className="usa-alert__text" aria-label="Warnings">
-            {preview.Warnings.map((w, i) => (
-              <li key={i}>{w}</li>
-            ))}
-          </ul>
-          {preview.WarningCount > preview.Warnings.length ? (
-            <p className="usa-alert__text">
-              …and {formatCount(preview.WarningCount - preview.Warnings.length)} more.
-            </p>
-          ) : null}
+      {preview.WarningCount > 0 ? (
+        <Alert type="warning" heading={<h5 className="usa-alert__heading">{warningsTitle(preview)}</h5>}>
+          <WarningList notes={preview} />
         </Alert>
       ) : null}
 
-      {preview.Adjusted.length > 0 ? (
-        <>
-          <p className="margin-bottom-0">Values the mapping changed:</p>
-          <ul className="margin-top-05 opp-break" aria-label="Values the mapping changed">
-            {preview.Adjusted.map((a) => (
-              <li key={`${a.Field} ${a.What}`}>
-                {a.Field}: {plural(a.Count, 'value')} {a.What} ({a.Examples.join('; ')}
-                {a.Count > a.Examples.length ? '; …' : ''})
-              </li>
-            ))}
-          </ul>
-        </>
-      ) : null}
+      <AdjustedList notes={preview} />
 
       {preview.Sample.length > 0 ? (
         <div className="usa-table-container--scrollable" tabIndex={0} aria-labelledby={`${id}-sample`}>

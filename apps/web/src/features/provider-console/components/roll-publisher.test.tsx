@@ -24,6 +24,7 @@ function cleanPreview(over: Partial<RollPreviewDto> = {}): RollPreviewDto {
     Problems: [],
     WarningCount: 0,
     Warnings: [],
+    WarningFields: [],
     Adjusted: [],
     Changes: null,
     ...over,
@@ -361,6 +362,59 @@ describe('Publish roll', () => {
     expect(within(history).getByText('earlier.csv')).toBeTruthy();
     expect(within(history).getByText('zoe')).toBeTruthy();
     expect(within(history).getByText('Importing')).toBeTruthy();
+  });
+
+  it('the history keeps a published run’s warnings, by field and by line, and the values its mapping changed', async () => {
+    const published = makeRun({
+      RunID: 27,
+      ClientID: 3,
+      Status: 'succeeded',
+      TotalRecords: 2,
+      ImportedRecords: 2,
+      FileName: 'rem.csv, slh.csv (format vision)',
+      SourceFiles: ['rem.csv', 'slh.csv'],
+      Format: 'vision',
+      FinishedAt: '2025-03-14T15:01:00.000Z',
+      WarningCount: 3,
+      Warnings: [
+        'line 4: Sales[0].SaleDate (column SLH_SALE_DATE): the year 0987 is unlikely; published as given',
+        'line 9: Sales[1].SalePrice (column SLH_PRICE): a sale price (5000) with no sale date; published as given',
+      ],
+      WarningFields: [
+        { Field: 'Sales.SaleDate', Count: 2 },
+        { Field: 'Sales.SalePrice', Count: 1 },
+      ],
+      Adjusted: [
+        {
+          Field: 'Buildings.BuildingStories',
+          What: 'left empty (a code not in the code table)',
+          Count: 1,
+          Examples: ['line 7: "9XX" is not in the table'],
+        },
+      ],
+    });
+    const clean = makeRun({ RunID: 26, ClientID: 3, Status: 'succeeded', FileName: 'clean.jsonl' });
+    serverWith([clean], [published, clean]);
+    renderConsole();
+    const dialog = await openSettings();
+    const history = await within(dialog).findByRole('table');
+    const rows = within(history).getAllByRole('row');
+    // A clean run says nothing more than that it was published.
+    expect(within(rows[2]!).queryByText(/warning/)).toBeNull();
+    const notes = within(rows[1]!).getByText('3 warnings; 1 value changed by the mapping');
+    await userEvent.setup().click(notes);
+    expect(within(rows[1]!).getByText('3 warnings: read as given, and published so')).toBeTruthy();
+    const byField = within(rows[1]!).getByRole('list', { name: 'Warnings by field' });
+    expect(
+      within(byField)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Sales.SaleDate: 2 warnings', 'Sales.SalePrice: 1 warning']);
+    const first = within(rows[1]!).getByRole('list', { name: 'Warnings' });
+    expect(within(first).getAllByRole('listitem')[0]!.textContent).toContain('line 4: Sales[0].SaleDate');
+    expect(within(rows[1]!).getByText('…and 1 more.')).toBeTruthy();
+    const changed = within(rows[1]!).getByRole('list', { name: 'Values the mapping changed' });
+    expect(changed.textContent).toContain('Buildings.BuildingStories: 1 value left empty');
   });
 
   it('reads a town’s export as a built-in format, shows the preview’s tables, and offers no publish while a record has a problem', async () => {

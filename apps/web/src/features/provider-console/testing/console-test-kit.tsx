@@ -108,6 +108,10 @@ export function makeRun(over: Partial<ImportRunDto> = {}): ImportRunDto {
     Format: null,
     Mapping: null,
     SourceFiles: [over.FileName ?? 'roll.jsonl'],
+    WarningCount: 0,
+    Warnings: [],
+    WarningFields: [],
+    Adjusted: [],
     ...over,
   };
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -32,6 +32,7 @@ import { auditActorOf } from '../audit/audit.service.ts';
 import { abuttersCsv, abuttersFileName, abuttersLabelsPdf } from './abutters-export.ts';
 import { ParcelFileError } from './parcel-files.ts';
 import { importParcelFile, parcelLayerReportDto } from './parcel-import.ts';
+import { compiledResponses } from '../../lib/response-serializer.ts';
 import { parcelLayersService } from './parcel-layers.service.ts';
 
 const tags = ['Public'];
@@ -52,17 +53,10 @@ const ABUTTERS_DESCRIPTION =
   'the distance in feet; sorted by distance, then map/lot. 404 when the town has no parcel map or the ' +
   `account has no shape on it. ${DISTANCE_METHOD}`;
 
-/**
- * An answer built with the contract's own types (geometry, and records checked at import), sent as JSON
- * text: checking thousands of positions or owners against the response schema again cost more than the
- * answer. The schema still documents it, and parcels.test.ts holds the answers to it.
- */
-function sendJson<T>(reply: FastifyReply, body: T): T {
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body)) as unknown as T;
-}
-
 /** The map's own budget, weighted by the size of each answer (plugins/rate-limit.ts). */
 const mapBudget = { rateLimit: 'map' } as const;
+/** The map's answers are large: serialized by code compiled from their schemas (lib/response-serializer.ts). */
+const mapAnswers = { config: mapBudget, serializerCompiler: compiledResponses } as const;
 
 /** The public map and abutters calls (issue 40). */
 export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -72,7 +66,7 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/parcels/:clientId/:account',
     {
-      config: mapBudget,
+      ...mapAnswers,
       schema: {
         tags,
         summary: "A parcel's shape",
@@ -84,14 +78,13 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ParcelFeature, 400: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request, reply) =>
-      sendJson(reply, await parcelsService.parcel(db, request.params.clientId, request.params.account)),
+    async (request) => parcelsService.parcel(db, request.params.clientId, request.params.account),
   );
 
   app.get(
     '/parcels/:clientId',
     {
-      config: mapBudget,
+      ...mapAnswers,
       schema: {
         tags,
         summary: 'The parcels in a map box',
@@ -107,14 +100,13 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ParcelCollection, 400: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request, reply) =>
-      sendJson(reply, await parcelsService.inBox(db, request.params.clientId, request.query.bbox)),
+    async (request) => parcelsService.inBox(db, request.params.clientId, request.query.bbox),
   );
 
   app.get(
     '/abutters/:clientId/:account',
     {
-      config: mapBudget,
+      ...mapAnswers,
       schema: {
         tags,
         summary: "A parcel's abutters",
@@ -124,16 +116,8 @@ export const parcelsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: AbuttersResponse, 400: ErrorBody, 404: ErrorBody },
       },
     },
-    async (request, reply) =>
-      sendJson(
-        reply,
-        await parcelsService.abutters(
-          db,
-          request.params.clientId,
-          request.params.account,
-          request.query.distance,
-        ),
-      ),
+    async (request) =>
+      parcelsService.abutters(db, request.params.clientId, request.params.account, request.query.distance),
   );
 
   app.get(

@@ -81,17 +81,6 @@ export function publicRecord<R extends PublicRecordOwners>(town: OwnerSettings, 
   };
 }
 
-/**
- * The record JSON text as served (properties.service.ts sends stored text without parsing it): parsed
- * and rewritten only when something may be withheld. A record's flag in its JSON reads exactly
- * `"SuppressOwner":true` (JSON.stringify of the record); the same characters inside a text value
- * would have their quotes escaped.
- */
-export function publicRecordJson(town: OwnerSettings, json: string): string {
-  if (town.publishOwnerNames && !json.includes('"SuppressOwner":true')) return json;
-  return JSON.stringify(publicRecord(town, JSON.parse(json) as PublicRecordOwners));
-}
-
 const withoutOwners = (rows: PropertySummary[]) =>
   rows.map((s) => (s.Owners.length === 0 ? s : { ...s, Owners: [] }));
 

@@ -1,7 +1,15 @@
 import { sql } from 'drizzle-orm';
-import type { ValuationYear } from '@opp/contracts';
+import type { FullProperty, ValuationYear } from '@opp/contracts';
 import { queryRows, type Executor } from '../../db/database.ts';
+import type { PublicRecordOwners } from './owner-privacy.ts';
 import { unpackRecordValue } from './record-codec.ts';
+
+/**
+ * A record as stored (checked at import against the record contract), with its ValueHistory: what the
+ * public may see of it is the record presenter's to say (properties.service.ts), not this type's.
+ */
+export type StoredRecord = Omit<FullProperty, 'Owners' | 'Sales' | 'SuppressOwner' | 'LastUpdated'> &
+  PublicRecordOwners;
 
 /** The most years a record answer lists (the contract's limit of a roll's own ValueHistory). */
 const HISTORY_YEARS = 200;
@@ -15,7 +23,7 @@ async function recordsWithHistory(
   db: Executor,
   roll: { clientId: number; rollId: number },
   account: string | null,
-): Promise<Record<string, unknown>[]> {
+): Promise<StoredRecord[]> {
   const { clientId, rollId } = roll;
   const rows = await queryRows<{ record: string; history: string }>(
     db,
@@ -43,27 +51,26 @@ async function recordsWithHistory(
       BuildingValue,
       TotalValue,
     }));
-    return record;
+    return record as unknown as StoredRecord;
   });
 }
 
 export const propertiesRepository = {
   /**
-   * One parcel's full record in a roll as JSON text (primary-key lookups), or null. Text, not an object:
-   * the record was validated at import and is sent as it unpacks (record-codec.ts), with its
-   * ValueHistory (recordsWithHistory).
+   * One parcel's full record in a roll (primary-key lookups), as it unpacks (record-codec.ts), with its
+   * ValueHistory (recordsWithHistory); or null.
    */
-  async findRecordJson(
+  async findRecord(
     db: Executor,
     roll: { clientId: number; rollId: number },
     account: string,
-  ): Promise<string | null> {
+  ): Promise<StoredRecord | null> {
     const [record] = await recordsWithHistory(db, roll, account);
-    return record === undefined ? null : JSON.stringify(record);
+    return record ?? null;
   },
 
-  /** Every record of a roll as the record answer gives it (findRecordJson), as objects. */
-  findRecords(db: Executor, roll: { clientId: number; rollId: number }): Promise<Record<string, unknown>[]> {
+  /** Every record of a roll as the record answer reads them (findRecord). */
+  async findRecords(db: Executor, roll: { clientId: number; rollId: number }): Promise<StoredRecord[]> {
     return recordsWithHistory(db, roll, null);
   },
 };

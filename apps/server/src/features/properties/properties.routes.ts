@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AccountText, ErrorBody, FullProperty, safeText } from '@opp/contracts';
+import { compiledResponses } from '../../lib/response-serializer.ts';
 import { isNotModified } from '../../plugins/conditional-get.ts';
 import { createPropertiesService } from './properties.service.ts';
 
@@ -17,6 +18,7 @@ export const propertiesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/fullproperty/:account',
     {
+      serializerCompiler: compiledResponses,
       schema: {
         tags: ['Public'],
         summary: "A parcel's full record",
@@ -39,9 +41,7 @@ export const propertiesRoutes: FastifyPluginAsyncZod = async (app) => {
       const town = await propertiesService.townOf(db, request.query.state, request.query.city);
       const answer = await propertiesService.fullProperty(db, town, request.params.account);
       if (isNotModified(request, reply, answer)) return reply.code(304).send(null);
-      // The record was validated at import: its stored JSON is sent as is. A string payload with a
-      // JSON content type skips the response schema's serializer (the schema still documents it).
-      return reply.type('application/json; charset=utf-8').send(answer.json as unknown as FullProperty);
+      return answer.record;
     },
   );
 };

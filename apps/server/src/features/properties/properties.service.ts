@@ -1,11 +1,11 @@
-import { formatLocation } from '@opp/contracts';
+import { formatLocation, type FullProperty } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
 import { rollEtag } from '../../plugins/conditional-get.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
 import { cityKey, publicClientsService } from '../clients/clients.service.ts';
-import { ownerSettingsTag, publicRecordJson } from './owner-privacy.ts';
-import { propertiesRepository } from './properties.repository.ts';
+import { ownerSettingsTag, publicRecord } from './owner-privacy.ts';
+import { propertiesRepository, type StoredRecord } from './properties.repository.ts';
 
 /*
  * The public property page's read (`GET /api/fullproperty/{account}`), the most frequent call: it must
@@ -22,8 +22,8 @@ const MAX_TOWNS = 1000;
 const MAX_ANSWERS = 2000;
 
 export interface PropertyAnswer {
-  /** The FullProperty JSON, as sent. */
-  json: string;
+  /** The record as the public may see it (the route's serializer writes its declared fields only). */
+  record: FullProperty;
   etag: string;
   lastModified: Date | null;
 }
@@ -90,12 +90,14 @@ class AnswerCache {
   }
 }
 
-/** Adds `LastUpdated` to a stored record's JSON object text without parsing it. */
-function withLastUpdated(recordJson: string, lastUpdated: Date | null): string {
-  const value = JSON.stringify(lastUpdated ? lastUpdated.toISOString() : null);
-  const body = recordJson.trimEnd();
-  const open = body.slice(0, -1).trimEnd();
-  return open.endsWith('{') ? `${open}"LastUpdated":${value}}` : `${open},"LastUpdated":${value}}`;
+/** The full record as the public may see it: owners withheld where the town or the record says so. */
+function presentRecord(town: ClientRow, record: StoredRecord): FullProperty {
+  const shown = publicRecord(town, record);
+  return {
+    ...shown,
+    SuppressOwner: shown.SuppressOwner === true,
+    LastUpdated: town.lastUpdated?.toISOString() ?? null,
+  };
 }
 
 export function createPropertiesService(townTtlMs: number) {
@@ -109,7 +111,7 @@ export function createPropertiesService(townTtlMs: number) {
 
     /**
      * `GET /api/fullproperty/{account}`: the full §3 record from the town's published roll, with the
-     * date the roll was published, as JSON text, and its validators. Throws 404 when the town has no
+     * date the roll was published, and its validators. Throws 404 when the town has no
      * roll or no such account.
      */
     async fullProperty(db: Executor, town: ClientRow, account: string): Promise<PropertyAnswer> {
@@ -124,14 +126,14 @@ export function createPropertiesService(townTtlMs: number) {
       const key = `${etag}\u0000${account}`;
       const cached = answers.get(key);
       if (cached) return cached;
-      const record = await propertiesRepository.findRecordJson(
+      const record = await propertiesRepository.findRecord(
         db,
         { clientId: town.id, rollId: town.activeRollId },
         account,
       );
       if (record === null) throw notFound('Unable to find property, invalid property.');
       const answer = {
-        json: withLastUpdated(publicRecordJson(town, record), town.lastUpdated),
+        record: presentRecord(town, record),
         etag,
         lastModified: town.lastUpdated,
       };
@@ -150,17 +152,11 @@ export type PropertiesService = ReturnType<typeof createPropertiesService>;
  */
 export async function recordHeading(db: Executor, town: ClientRow, account: string): Promise<string | null> {
   if (town.activeRollId === null) return null;
-  const json = await propertiesRepository.findRecordJson(
+  const record = await propertiesRepository.findRecord(
     db,
     { clientId: town.id, rollId: town.activeRollId },
     account,
   );
-  if (json === null) return null;
-  const r = JSON.parse(json) as {
-    Account: string;
-    StreetNumber: string;
-    Apartment: string;
-    StreetName: string;
-  };
-  return formatLocation(r) || `Account ${r.Account}`;
+  if (record === null) return null;
+  return formatLocation(record) || `Account ${record.Account}`;
 }

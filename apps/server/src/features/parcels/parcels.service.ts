@@ -38,10 +38,10 @@ import { parcelsRepository } from './parcels.repository.ts';
  *   request were most of an abutters list's time on the embedded engine; a new layer or roll shows
  *   within that time, on every node;
  * - indexes by (layer id, roll id): neither ever changes, so an index is never stale; the least recently
- *   used go first past MAX_INDEXES or MAX_INDEX_BYTES.
+ *   used go first past MAX_INDEX_BYTES. Bounded by memory, not by count: a small town's index is a few
+ *   hundred kilobytes, and with a count of 8, requests rotated across nine towns rebuilt one every time.
  */
 
-const MAX_INDEXES = 8;
 const MAX_INDEX_BYTES = 400 * 1024 * 1024;
 const MAX_LOOKUPS = 1000;
 
@@ -129,7 +129,7 @@ class ParcelIndexes {
         this.#sizes.set(key, index.bytes);
         let total = [...this.#sizes.values()].reduce((a, b) => a + b, 0);
         for (const old of this.#indexes.keys()) {
-          if (this.#indexes.size <= MAX_INDEXES && total <= MAX_INDEX_BYTES) break;
+          if (total <= MAX_INDEX_BYTES) break;
           if (old === key) continue;
           total -= this.#sizes.get(old) ?? 0;
           this.#indexes.delete(old);

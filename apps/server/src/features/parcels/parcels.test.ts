@@ -392,6 +392,24 @@ describe('importing a layer', () => {
   });
 });
 
+describe('the parcel indexes a node keeps', () => {
+  it('are bounded by memory, not by count: requests rotated across nine towns build each index once', async () => {
+    const towns = [];
+    for (let i = 0; i < 9; i++) towns.push((await townWithLayer()).client.id);
+    const node = await buildApp({ config: testConfig(), database: ctx.database });
+    try {
+      for (const round of [1, 2])
+        for (const id of towns) {
+          const res = await node.inject(`/api/parcels/${id}/101`);
+          expect(res.statusCode, `round ${round}`).toBe(200);
+        }
+      expect(node.parcels.heldIndexes()).toBe(9);
+    } finally {
+      await node.close();
+    }
+  });
+});
+
 describe('a starting node', () => {
   it("builds its large layers' indexes before it is ready, when warming is on", async () => {
     const { client } = await townWithLayer();

@@ -121,7 +121,7 @@ async function walkThrough(page: TrackedPage, width: number) {
   const stamp = section.locator('.opp-print-stamp');
   expect(await stamp.isVisible()).toBe(true);
   expect(await stamp.textContent()).toMatch(
-    /^Printed \d\d\/\d\d\/\d{4} from http.+\/Maine\/Harrison\/1050 · Data as of/,
+    /^Printed \d\d\/\d\d\/\d{4} from http.+\/Maine\/Harrison\/1050 · (Values (as of|for)|Published on this site)/,
   );
   expect(await section.getByRole('combobox', { name: 'Distance' }).isVisible()).toBe(false);
   await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));

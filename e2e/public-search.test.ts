@@ -91,7 +91,7 @@ describe('search and record flow', () => {
     await expectCount(page, 'Showing 1 to 50 of 120 results');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Harrison, Maine');
     expect(await page.locator('.opp-asof').textContent()).toMatch(
-      /^Values for tax year 2024 · published \d{2}\/\d{2}\/\d{4}$/,
+      /^Values for fiscal year 2024 · published on this site \d{2}\/\d{2}\/\d{4}$/,
     );
     expect(await page.locator('footer').textContent()).toContain('Town of Harrison. All rights reserved.');
     expect(await header(page, 'Name').getAttribute('aria-sort')).toBe('ascending');

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { clients, importRuns } from '../apps/server/src/db/schema.ts';
 import { expectNoA11yViolations, type TrackedPage } from './support/browser.ts';
 import { setUpPortal } from './support/portal-session.ts';
 import { BRIDGTON, HARRISON, seedPublicTowns } from './support/public-fixture.ts';
@@ -16,13 +18,23 @@ import { buildClient, createUser } from './support/seed.ts';
  * lightbox, and what a printout says (Chromium's PDF read back with pdftotext).
  */
 
+const VALUATION_DATE = '2024-04-01';
+/** What Harrison's pages say its values date from (the fixture's records give tax year 2024). */
+const HARRISON_DATES =
+  /^Values as of 04\/01\/2024, fiscal year 2024 · published on this site \d\d\/\d\d\/\d{4}$/;
 const CLERK = { username: 'bea.bridgton', password: 'bridgton clerk password' };
 const EMPTY_TOWN = { state: 'Maine', city: 'Naples' };
 
 const portal = setUpPortal({
   page: { timeoutMs: 15_000 },
   seed: async (db) => {
-    const { bridgtonId } = await seedPublicTowns(db);
+    const { harrisonId, bridgtonId } = await seedPublicTowns(db);
+    // Harrison's roll as its provider publishes it with --valuation-date (Maine values as of April 1).
+    const [harrison] = await db.select().from(clients).where(eq(clients.id, harrisonId));
+    await db
+      .update(importRuns)
+      .set({ valuationDate: VALUATION_DATE })
+      .where(eq(importRuns.id, harrison!.activeRollId!));
     await createUser(db, { ...CLERK, roleId: 2, manages: bridgtonId });
     // A town on the portal whose roll has not been published yet.
     await buildClient(db, { city: EMPTY_TOWN.city, stateProvince: EMPTY_TOWN.state });
@@ -129,9 +141,7 @@ describe('money and facts', () => {
       expect(acres).toMatch(/^\d+\.\d\d(\n[\d,]+ sq ft)?$/);
     for (const date of await rows(page).locator('td[data-label="Last Sale Date"]').allInnerTexts())
       expect(date).toMatch(/^\d\d\/\d\d\/\d{4}$/);
-    expect(await page.locator('.opp-asof').innerText()).toMatch(
-      /^Values for tax year \d{4} · published \d\d\/\d\d\/\d{4}$/,
-    );
+    expect(await page.locator('.opp-asof').innerText()).toMatch(HARRISON_DATES);
 
     await page.goto(`/${HARRISON.state}/${HARRISON.city}/1005`);
     await recordShown(page, '20 BOLSTERS MILLS RD, UNIT B');
@@ -380,9 +390,9 @@ describe('photos and print', () => {
       .filter(Boolean);
     expect(lines[0]).toBe('Harrison, Maine');
     expect(lines[1]).toMatch(/^10 MAIN ST/);
-    const stamp = `Printed ${new Intl.DateTimeFormat('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', timeZone: 'America/New_York' }).format(new Date())} from ${portal.url}/Maine/Harrison/1000 · Data as of`;
+    const stamp = `Printed ${new Intl.DateTimeFormat('en-US', { month: '2-digit', day: '2-digit', year: 'numeric', timeZone: 'America/New_York' }).format(new Date())} from ${portal.url}/Maine/Harrison/1000 · Values as of 04/01/2024, fiscal year 2024 · published on this site`;
     expect(text.replace(/\s+/g, ' ')).toContain(stamp);
-    expect(lines.at(-1)).toMatch(/Data as of \d\d\/\d\d\/\d{4}$/);
+    expect(lines.at(-1)).toMatch(/published on this site \d\d\/\d\d\/\d{4}$/);
     // Every header word whole: no "Buildin g" or "Outstandi ng" (no piece of one on a line of its own).
     const words = text.split(/\s+/);
     for (const word of ['Building', 'Outstanding', 'Original', 'Functional', 'Exemption'])
@@ -402,7 +412,49 @@ describe('photos and print', () => {
     const text = await printedText(page);
     expect(text).toContain('Showing 1 to 50 of 120 results');
     expect(text).toContain('10 MAIN ST');
+    // The same line a printed record ends with (one definition: components/ui/print-stamp.tsx).
+    expect(text.replace(/\s+/g, ' ')).toMatch(
+      /Printed \d\d\/\d\d\/\d{4} from \S+\/Maine\/Harrison\/search\S* · Values as of 04\/01\/2024, fiscal year 2024 · published on this site \d\d\/\d\d\/\d{4}/,
+    );
     for (const control of ['Advanced search', 'Clear filters', 'Download', 'Search by owner'])
       expect(text, control).not.toContain(control);
   });
+});
+
+describe('what the dates mean (issue 48)', () => {
+  for (const width of [390, 768, 1024, 1280, 1920]) {
+    it(`at ${width} px: the record and the results say the values' date and fiscal year beside the publish day; no empty Last Updated`, async () => {
+      const page = await portal.open({ viewport: { width, height: 900 } });
+      await page.goto(`/${HARRISON.state}/${HARRISON.city}/1000`);
+      await recordShown(page, '10 MAIN ST');
+      const asOf = page.locator('.opp-record-head .opp-asof');
+      expect(await asOf.innerText()).toMatch(HARRISON_DATES);
+      expect(await asOf.isVisible()).toBe(true);
+      const box = (await asOf.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      expect(await page.locator('.opp-record-meta').innerText()).toMatch(/Last Updated\s+03\/14\/2025/);
+
+      // Bridgton's account 1 gives no date of its own: the label is left out, not shown empty.
+      await page.goto(`/${BRIDGTON.state}/${BRIDGTON.city}/1`);
+      await page.getByRole('heading', { level: 1, name: '1 MAIN ST' }).waitFor();
+      await page.locator('.opp-record-head .opp-asof').waitFor();
+      const meta = await page.locator('.opp-record-meta').innerText();
+      expect(meta).not.toContain('Last Updated');
+      expect(meta).toMatch(/Account\s+1/);
+      for (const dd of await page.locator('.opp-record-meta dd').allInnerTexts())
+        expect(dd.trim()).not.toBe('');
+      expect(await page.locator('.opp-record-head .opp-asof').innerText()).toMatch(
+        /^Values for fiscal year 2024 · published on this site \d\d\/\d\d\/\d{4}$/,
+      );
+      await expectNoA11yViolations(page, `record without a date of its own at ${width}`);
+
+      await page.goto(searchUrl('?sort=MapLot'));
+      await expectCount(page, 'Showing 1 to 50 of 120 results');
+      const results = page.locator('.opp-results .opp-asof');
+      expect(await results.innerText()).toMatch(HARRISON_DATES);
+      expect(await results.isVisible()).toBe(true);
+      await expectNoA11yViolations(page, `results with their dates at ${width}`);
+      await page.close();
+    });
+  }
 });

@@ -4,6 +4,20 @@ import { CONTROL_CHARACTERS } from './links.ts';
 
 const paymentLink = () => linkField(1000, 'Payment Link must be a valid web address.');
 
+/**
+ * What a town's published roll dates from (issue 48), as its pages say it: "Values as of 01/01/2013,
+ * fiscal year 2014 · published 03/14/2025". Not in the original but LastUpdated.
+ */
+export const RollDates = z.object({
+  /** When the town's roll was last published (ISO date-time), or null. */
+  LastUpdated: z.string().nullable(),
+  /** The fiscal (tax) year of the roll's values, as the provider or the records give it, or null. */
+  TaxYear: z.number().int().nullable().optional(),
+  /** The date the roll's values are as of (YYYY-MM-DD), when the provider gave it, or null. */
+  ValuationDate: z.string().nullable().optional(),
+});
+export type RollDates = z.infer<typeof RollDates>;
+
 /** Public municipality record (spec §3 Client); no internal fields. */
 export const PublicClient = z.object({
   ClientID: z.number().int(),
@@ -19,7 +33,7 @@ export const PublicClient = z.object({
   AllowPaymentLink: z.boolean(),
   PaymentLink: z.string(),
   ParcelCount: z.number().int(),
-  LastUpdated: z.string().nullable(),
+  ...RollDates.shape,
   /**
    * Present (true) when the town has a parcel map (issue 40): its record pages show the parcel's map
    * and abutters and its results a Map view, and ask the server for them only then.

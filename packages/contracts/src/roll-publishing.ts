@@ -21,6 +21,42 @@ export const ROLL_MAX_FILES = 10;
 /** Records a preview shows (the whole input is still checked). */
 export const PREVIEW_RECORDS = 10;
 
+/**
+ * What the provider says of a roll's values when publishing it (issue 48): the fiscal (tax) year they
+ * are for and the date they are as of (a valuation date: Massachusetts values fiscal year 2014 as of
+ * January 1, 2013). Both optional; the CLI's --fiscal-year and --valuation-date and the upload's
+ * `fiscalYear` and `valuationDate` fields. A fiscal year given replaces the one the records carry.
+ */
+export const FISCAL_YEAR_MIN = 1900;
+export const FISCAL_YEAR_MAX = 2200;
+export const RollDatingInput = z.object({
+  fiscalYear: z
+    .string()
+    .trim()
+    .regex(/^\d{4}$/, { message: 'Fiscal year must be a year such as 2014' })
+    .transform(Number)
+    .refine((y) => y >= FISCAL_YEAR_MIN && y <= FISCAL_YEAR_MAX, {
+      message: `Fiscal year must be between ${FISCAL_YEAR_MIN} and ${FISCAL_YEAR_MAX}`,
+    })
+    .optional(),
+  valuationDate: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Valuation date must be a date such as 2013-01-01' })
+    .refine(
+      (s) =>
+        !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+      { message: 'Valuation date must be a real date' },
+    )
+    .optional(),
+});
+export type RollDatingInput = z.input<typeof RollDatingInput>;
+/** A roll's dating as stored: null where the provider and the records gave none. */
+export interface RollDating {
+  fiscalYear: number | null;
+  valuationDate: string | null;
+}
+
 export const ImportRunStatus = z.enum(['validating', 'importing', 'succeeded', 'failed']);
 export type ImportRunStatus = z.infer<typeof ImportRunStatus>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PropertySummary } from './property.ts';
+import { RollDates } from './clients.ts';
 
 /*
  * Search request and response (spec §3 "Search filters", "Sort", "Search response"; §7 propertysearch).
@@ -172,10 +173,8 @@ export const SearchResponse = z.object({
   TotalRecords: z.number().int(),
   /** Not in the original: true when TotalRecords is an estimate (see API docs). */
   TotalIsEstimate: z.boolean(),
-  /** Not in the original: when the town's roll was last published. */
-  LastUpdated: z.string().nullable(),
-  /** Not in the original: the tax (fiscal) year of the roll's values, when its records give one. */
-  TaxYear: z.number().int().nullable().optional(),
+  /** Not in the original: when the town's roll was published and what its values date from. */
+  ...RollDates.shape,
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 

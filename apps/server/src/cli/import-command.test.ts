@@ -210,4 +210,45 @@ describe('portal import with formats and mappings', () => {
       source_files: ['rem.csv', 'slh.csv'],
     });
   }, 120_000);
+
+  it('--fiscal-year and --valuation-date date the roll’s values; a bad one is refused before anything is read', async () => {
+    const bad = await portal([
+      'import',
+      '--state',
+      'ME',
+      '--city',
+      'Harrison',
+      '--format',
+      'vision',
+      '--valuation-date',
+      '1/1/2013',
+      file('rem.csv', REM),
+    ]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--valuation-date: Valuation date must be a date such as 2013-01-01/);
+    const run = await portal([
+      'import',
+      '--state',
+      'ME',
+      '--city',
+      'Harrison',
+      '--format',
+      'vision',
+      '--fiscal-year',
+      '2014',
+      '--valuation-date',
+      '2013-01-01',
+      file('rem.csv', REM),
+      file('slh.csv', SLH),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const rows = await withDb(({ db }) =>
+      queryRows<{ tax_year: number; valuation_date: string }>(
+        db,
+        sql`select tax_year, valuation_date::text from import_runs order by id desc limit 1`,
+      ),
+    );
+    expect(rows[0]).toEqual({ tax_year: 2014, valuation_date: '2013-01-01' });
+  }, 120_000);
 });

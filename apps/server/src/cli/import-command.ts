@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fillPercent, resolveStateName } from '@opp/contracts';
+import { fillPercent, resolveStateName, RollDatingInput, type RollDating } from '@opp/contracts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { clientsService } from '../features/clients/clients.service.ts';
 import {
@@ -36,6 +36,10 @@ Options:
   --city CITY         the client's city or town (create it first: portal client add)
   --format NAME       read the files as a built-in format (see --list-formats)
   --mapping FILE      read the files through a mapping file (docs/import-format.md)
+  --fiscal-year YEAR  the fiscal (tax) year the values are for, e.g. 2014 (else the
+                      latest tax year the records give, if any)
+  --valuation-date D  the date the values are as of (YYYY-MM-DD), e.g. 2013-01-01;
+                      the town's pages show both beside the day it was published
   --list-formats      list the built-in formats, one a line
   --dry-run           map and check everything, write nothing: prints the record
                       count, each field's fill rate, unused and absent columns,
@@ -57,6 +61,8 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
       city: { type: 'string' },
       format: { type: 'string' },
       mapping: { type: 'string' },
+      'fiscal-year': { type: 'string' },
+      'valuation-date': { type: 'string' },
       'list-formats': { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       preview: { type: 'string' },
@@ -90,6 +96,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
   let size = 0;
   for (const file of files) size += readableSize(file);
   const reading: RollReading = {
+    dating: datingOptions(values['fiscal-year'], values['valuation-date']),
     ...(values.format !== undefined ? { format: values.format } : {}),
     ...(values.mapping !== undefined ? { mappingFile: path.resolve(values.mapping) } : {}),
   };
@@ -214,6 +221,17 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
     );
     return 0;
   });
+}
+
+/** --fiscal-year and --valuation-date, checked as the console's upload checks them. */
+function datingOptions(fiscalYear: string | undefined, valuationDate: string | undefined): RollDating {
+  const parsed = RollDatingInput.safeParse({ fiscalYear, valuationDate });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const option = issue.path[0] === 'valuationDate' ? '--valuation-date' : '--fiscal-year';
+    throw new UsageError(`${option}: ${issue.message}`);
+  }
+  return { fiscalYear: parsed.data.fiscalYear ?? null, valuationDate: parsed.data.valuationDate ?? null };
 }
 
 function cliUser(): string {

@@ -2,6 +2,7 @@ import {
   bigint,
   boolean,
   customType,
+  date,
   doublePrecision,
   integer,
   jsonb,
@@ -150,6 +151,8 @@ export const importRuns = pgTable(
     taxYear: integer('tax_year'),
     // migrations/0022: the year its values are filed under in value_history (tax year, else publish year).
     historyYear: integer('history_year'),
+    // migrations/0025: the date the roll's values are as of, when the provider gave it.
+    valuationDate: date('valuation_date', { mode: 'string' }),
     // migrations/0018: what the roll was read from (a built-in format or a mapping, and the files).
     sourceFormat: text('source_format'),
     sourceMapping: text('source_mapping'),

@@ -6,9 +6,12 @@ import {
   type Actor,
   type ClientLookup,
   type PublicClient,
+  type RollDates,
+  type RollDating,
 } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
+import { rollsService } from '../imports/rolls.service.ts';
 import { parcelLayersService } from '../parcels/parcel-layers.service.ts';
 import { clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
 
@@ -44,8 +47,30 @@ const municipalityNotFound = () => notFound('Unable to find municipality');
  * one sees no failed request.
  */
 export async function publicClientOf(db: Executor, row: ClientRow): Promise<PublicClient> {
-  const town = toPublicClient(row);
+  const town = { ...toPublicClient(row), ...(await rollDatesOf(db, row)) };
   return (await parcelLayersService.hasLayer(db, row.id)) ? { ...town, HasParcelMap: true } : town;
+}
+
+const datingCache = new Map<number, Promise<RollDating>>();
+
+/**
+ * What the town's published roll dates from, as its search results and pages say it: when it was
+ * published, its fiscal year and the date its values are as of. A roll's dating is read once (a roll
+ * never changes once published); a few are kept.
+ */
+export async function rollDatesOf(db: Executor, row: ClientRow): Promise<RollDates> {
+  const LastUpdated = row.lastUpdated ? row.lastUpdated.toISOString() : null;
+  const rollId = row.activeRollId;
+  if (rollId === null) return { LastUpdated, TaxYear: null, ValuationDate: null };
+  let dating = datingCache.get(rollId);
+  if (!dating) {
+    if (datingCache.size >= 64) datingCache.delete(datingCache.keys().next().value!);
+    dating = rollsService.dating(db, rollId);
+    datingCache.set(rollId, dating);
+    dating.catch(() => datingCache.delete(rollId));
+  }
+  const { fiscalYear, valuationDate } = await dating;
+  return { LastUpdated, TaxYear: fiscalYear, ValuationDate: valuationDate };
 }
 
 export const publicClientsService = {

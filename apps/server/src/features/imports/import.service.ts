@@ -289,7 +289,8 @@ export async function importRoll(
     );
     const previous = await rollsRepository.activate(db, target.clientId, run.id, written, {
       replacing,
-      taxYear,
+      // A fiscal year the provider gave (kept on the run when it was created) wins over the records'.
+      taxYear: run.taxYear ?? taxYear,
       notes: options.notes?.summary() ?? null,
     });
     onProgress({ phase: 'done', processed: written, total });

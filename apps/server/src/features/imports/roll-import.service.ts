@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { RollFormatDto, RollPreviewDto } from '@opp/contracts';
+import type { RollDating, RollFormatDto, RollPreviewDto } from '@opp/contracts';
 import type { Db } from '../../db/database.ts';
 import { auditService, type AuditActor } from '../audit/audit.service.ts';
 import {
@@ -37,6 +37,8 @@ export interface RollReading {
   mappingFile?: string;
   /** The mapping file's own name, when it is stored under another (an upload). */
   mappingName?: string;
+  /** What the provider says the values date from (kept on the run; the public pages show it). */
+  dating?: RollDating;
 }
 
 export interface RollFile {
@@ -51,6 +53,7 @@ export interface RollOrigin {
   mapping: string | null;
   mappingJson: Mapping | null;
   files: string[];
+  dating: RollDating;
 }
 
 export interface RollInput {
@@ -106,6 +109,9 @@ function readingLabel(reading: RollReading): string | null {
   return null;
 }
 
+const datingOf = (reading: RollReading): RollDating =>
+  reading.dating ?? { fiscalYear: null, valuationDate: null };
+
 export const rollImportService = {
   formats(): RollFormatDto[] {
     return listFormats().map((f) => ({ Name: f.name, Description: f.description }));
@@ -132,7 +138,13 @@ export const rollImportService = {
       return {
         source: (o = options) => recordSourceFor(file.path, file.name, o),
         fileName: file.name,
-        origin: { format: null, mapping: null, mappingJson: null, files: [file.name] },
+        origin: {
+          format: null,
+          mapping: null,
+          mappingJson: null,
+          files: [file.name],
+          dating: datingOf(reading),
+        },
         mapped: false,
         mappedFields: undefined,
         absent: undefined,
@@ -164,6 +176,7 @@ export const rollImportService = {
           mapping: reading.mappingFile !== undefined ? mappingName(reading) : null,
           mappingJson: reading.format !== undefined ? null : mapping,
           files: input.fileNames,
+          dating: datingOf(reading),
         },
         mapped: true,
         mappedFields: Object.keys(mapping.fields),

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { RollDating } from '@opp/contracts';
 import { copyFrom, queryRows, type Executor } from '../../db/database.ts';
 import { clients, importRuns, properties } from '../../db/schema.ts';
 import { copyPieces, type CopyInput } from '../../db/copy-text.ts';
@@ -22,7 +23,13 @@ export const rollsRepository = {
       actor: string;
       fileName: string;
       /** What the roll is read from (a format or a mapping, and the files); by default the one file. */
-      origin?: { format: string | null; mapping: string | null; mappingJson: unknown; files: string[] };
+      origin?: {
+        format: string | null;
+        mapping: string | null;
+        mappingJson: unknown;
+        files: string[];
+        dating?: RollDating;
+      };
       /** The records the confirmed preview counted (progress shows "N of this"); null when unknown. */
       expectedRecords?: number | null;
     },
@@ -36,6 +43,9 @@ export const rollsRepository = {
         sourceMapping: origin?.mapping ?? null,
         sourceMappingJson: origin?.mappingJson ?? null,
         sourceFiles: origin?.files ?? [run.fileName],
+        // What the provider said of the values; a fiscal year given wins over the records' (activate).
+        taxYear: origin?.dating?.fiscalYear ?? null,
+        valuationDate: origin?.dating?.valuationDate ?? null,
         status: 'validating',
         totalRecords: 0,
         importedRecords: 0,
@@ -55,13 +65,16 @@ export const rollsRepository = {
     return row?.ownerWords ?? true;
   },
 
-  /** The tax (fiscal) year of the roll's values: the latest its records give (migrations/0017), or null. */
-  async taxYear(db: Executor, rollId: number): Promise<number | null> {
+  /**
+   * What the roll's values date from: their fiscal (tax) year, as the provider gave it or else the
+   * latest its records give (migrations/0017), and the date they are as of (0025), each null if unknown.
+   */
+  async dating(db: Executor, rollId: number): Promise<RollDating> {
     const [row] = await db
-      .select({ taxYear: importRuns.taxYear })
+      .select({ fiscalYear: importRuns.taxYear, valuationDate: importRuns.valuationDate })
       .from(importRuns)
       .where(eq(importRuns.id, rollId));
-    return row?.taxYear ?? null;
+    return { fiscalYear: row?.fiscalYear ?? null, valuationDate: row?.valuationDate ?? null };
   },
 
   async findRun(db: Executor, id: number): Promise<ImportRun | null> {

@@ -446,3 +446,107 @@ describe('a node shutting down mid-import', () => {
     }
   });
 });
+
+describe('what a roll’s values date from (issue 48)', () => {
+  /** The upload with text fields before the file, as the console's form sends them. */
+  function uploadWithFields(fields: Record<string, string>, fileName: string, content: string) {
+    const boundary = `----opp${randomBytes(8).toString('hex')}`;
+    const parts = Object.entries(fields).map(
+      ([name, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    );
+    const payload = Buffer.from(
+      parts.join('') +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\n` +
+        `Content-Type: application/octet-stream\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+    );
+    return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  }
+  const town = async (clientId: number) =>
+    (await ctx.app.inject({ method: 'GET', url: `/api/client/${clientId}` })).json() as Record<
+      string,
+      unknown
+    >;
+  const searchDates = async (clientId: number) => {
+    const res = await ctx.app.inject({ method: 'POST', url: `/api/propertysearch/${clientId}`, payload: {} });
+    expect(res.statusCode).toBe(200);
+    const { LastUpdated, TaxYear, ValuationDate } = res.json() as Record<string, unknown>;
+    return { LastUpdated, TaxYear, ValuationDate };
+  };
+
+  it('keeps the fiscal year and valuation date the provider gives, and the town and its results say them', async () => {
+    const provider = await signIn(1);
+    const client = await buildClient(ctx.db);
+    // The records carry tax year 2013; the provider's fiscal year wins.
+    const records = [rec('1', { Taxes: [{ TaxYear: 2013 }] }), rec('2')];
+    const u = uploadWithFields(
+      { fiscalYear: '2014', valuationDate: '2013-01-01' },
+      'harbor-fy14.jsonl',
+      jsonl(records),
+    );
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/rolls/${client.id}`,
+      payload: u.payload,
+      headers: { ...provider.headers, ...u.headers },
+    });
+    expect(res.statusCode).toBe(202);
+    const done = await waitForRun(client.id, (res.json() as ImportRunDto).RunID, provider.headers);
+    expect(done.Status).toBe('succeeded');
+
+    const t = await town(client.id);
+    expect(t).toMatchObject({ TaxYear: 2014, ValuationDate: '2013-01-01' });
+    expect(typeof t.LastUpdated).toBe('string');
+    expect(await searchDates(client.id)).toEqual({
+      LastUpdated: t.LastUpdated,
+      TaxYear: 2014,
+      ValuationDate: '2013-01-01',
+    });
+  });
+
+  it('a roll published without them is dated by its records’ tax year, or by nothing but its publish day', async () => {
+    const provider = await signIn(1);
+    const client = await buildClient(ctx.db);
+    let res = await publish(
+      client.id,
+      provider.headers,
+      'a.jsonl',
+      jsonl([rec('1', { Taxes: [{ TaxYear: 2024 }] })]),
+    );
+    await waitForRun(client.id, (res.json() as ImportRunDto).RunID, provider.headers);
+    expect(await town(client.id)).toMatchObject({ TaxYear: 2024, ValuationDate: null });
+
+    res = await publish(client.id, provider.headers, 'b.jsonl', jsonl([rec('1')]));
+    await waitForRun(client.id, (res.json() as ImportRunDto).RunID, provider.headers);
+    const t = await town(client.id);
+    expect(t).toMatchObject({ TaxYear: null, ValuationDate: null });
+    expect(await searchDates(client.id)).toMatchObject({ TaxYear: null, ValuationDate: null });
+  });
+
+  it('400 naming the field for a fiscal year or valuation date that is not one; nothing is started', async () => {
+    const provider = await signIn(1);
+    const client = await buildClient(ctx.db);
+    for (const [fields, field] of [
+      [{ fiscalYear: 'FY14' }, 'fiscalYear'],
+      [{ fiscalYear: '1492' }, 'fiscalYear'],
+      [{ valuationDate: '1/1/2013' }, 'valuationDate'],
+      [{ valuationDate: '2013-02-30' }, 'valuationDate'],
+    ] as const) {
+      const u = uploadWithFields(fields, 'x.jsonl', jsonl([rec('1')]));
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: `/api/rolls/${client.id}`,
+        payload: u.payload,
+        headers: { ...provider.headers, ...u.headers },
+      });
+      expect(res.statusCode, JSON.stringify(fields)).toBe(400);
+      expect((res.json() as { fields: Array<{ field: string }> }).fields[0]!.field).toBe(field);
+    }
+    const hist = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/rolls/${client.id}`,
+      headers: provider.headers,
+    });
+    expect(hist.json()).toEqual([]);
+  });
+});

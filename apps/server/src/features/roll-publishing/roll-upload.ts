@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { MAPPING_MAX_BYTES, ROLL_MAX_BYTES, ROLL_MAX_FILES } from '@opp/contracts';
+import {
+  MAPPING_MAX_BYTES,
+  ROLL_MAX_BYTES,
+  ROLL_MAX_FILES,
+  RollDatingInput,
+  type RollDating,
+} from '@opp/contracts';
 import {
   AppError,
   badRequest,
@@ -15,8 +21,9 @@ import {
 import type { RollFile, RollReading } from '../imports/roll-import.service.ts';
 
 /*
- * The provider console's roll upload as it arrives: the data files (`file`, one or several), and either
- * a built-in format (`format`) or a mapping file (`mapping`). Each file is stored in a temporary folder
+ * The provider console's roll upload as it arrives: the data files (`file`, one or several), either
+ * a built-in format (`format`) or a mapping file (`mapping`), and what the values date from
+ * (`fiscalYear`, `valuationDate`: optional). Each file is stored in a temporary folder
  * under a name of the server's (a person's file name may be anything), and keeps its own name for every
  * message and the run's history.
  */
@@ -65,6 +72,8 @@ export async function receiveRollUpload(request: FastifyRequest): Promise<RollUp
   let mappingName: string | undefined;
   let format: string | undefined;
   let expectedRecords: number | null = null;
+  let dating: RollDating | undefined;
+  const datingFields: Record<string, string> = {};
   let bytes = 0;
   let stored = 0;
   try {
@@ -76,10 +85,13 @@ export async function receiveRollUpload(request: FastifyRequest): Promise<RollUp
           expectedRecords = recordCount(String(part.value));
           continue;
         }
-        if (part.fieldname !== 'format') continue;
-        if (part.valueTruncated) throw validationFailed('format', 'is too long');
+        const datingField = part.fieldname === 'fiscalYear' || part.fieldname === 'valuationDate';
+        if (part.fieldname !== 'format' && !datingField) continue;
+        if (part.valueTruncated) throw validationFailed(part.fieldname, 'is too long');
         const value = String(part.value).trim();
-        if (value !== '') format = value;
+        if (value === '') continue;
+        if (datingField) datingFields[part.fieldname] = value;
+        else format = value;
         continue;
       }
       if (part.fieldname !== 'file' && part.fieldname !== 'mapping') {
@@ -114,6 +126,7 @@ export async function receiveRollUpload(request: FastifyRequest): Promise<RollUp
       }
     }
     if (files.length === 0) throw validationFailed('file', 'Choose a roll file to publish.');
+    dating = rollDatingOf(datingFields);
     if (files.length > ROLL_MAX_FILES)
       throw validationFailed('file', `Send at most ${ROLL_MAX_FILES} files of one export.`);
   } catch (err) {
@@ -134,9 +147,23 @@ export async function receiveRollUpload(request: FastifyRequest): Promise<RollUp
     reading: {
       ...(format !== undefined ? { format } : {}),
       ...(mappingFile !== undefined ? { mappingFile, mappingName } : {}),
+      ...(dating ? { dating } : {}),
     },
     files,
     bytes,
     expectedRecords,
   };
+}
+
+/**
+ * The fiscal year and valuation date given with a roll (upload fields or the command's options), checked:
+ * a 400 names the field. Absent fields are null.
+ */
+export function rollDatingOf(fields: { fiscalYear?: string; valuationDate?: string }): RollDating {
+  const parsed = RollDatingInput.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw validationFailed(String(issue.path[0] ?? 'fiscalYear'), issue.message);
+  }
+  return { fiscalYear: parsed.data.fiscalYear ?? null, valuationDate: parsed.data.valuationDate ?? null };
 }

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import type { Db, Executor } from '../../db/database.ts';
 import { validationFailed } from '../../errors.ts';
 import { inTurn } from '../../lib/cpu-turns.ts';
-import { publicClientsService } from '../clients/clients.service.ts';
+import { publicClientsService, rollDatesOf } from '../clients/clients.service.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
 import { codeKey, fold, indexTerms, queryParts } from '../properties/search-text.ts';
 import { csvRow } from '../../lib/csv.ts';
@@ -29,7 +29,6 @@ import {
 import type { RollIndex } from './roll-index/roll-index.ts';
 import type { RollIndexRegistry } from './roll-index/roll-index.registry.ts';
 import { rollIndexRepository } from './roll-index/roll-index.repository.ts';
-import { rollsService } from '../imports/rolls.service.ts';
 import {
   ownerNamesPublished,
   ownerNamesSearchable,
@@ -169,8 +168,6 @@ export function pageWindow(offset: number, limit: number, total: number): PageWi
     : { offset, limit: size, reverse: false };
 }
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 /**
  * Results up to this size are counted exactly and sorted after matching; past it the total is the
  * planner's estimate (TotalIsEstimate) unless a page past it is asked for, which needs the exact count.
@@ -262,18 +259,6 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
       ? indexes.forRoll(client.id, client.activeRollId, client.parcelCount, !ownerNamesSearchable(client))
       : null;
   const landBuildingCache = new Map<number, Promise<LandBuildingOptions>>();
-  const taxYearCache = new Map<number, Promise<number | null>>();
-  /** The roll's tax year, read once per roll (a roll never changes once published); keeps a few. */
-  const taxYearOf = (db: Executor, rollId: number): Promise<number | null> => {
-    let year = taxYearCache.get(rollId);
-    if (!year) {
-      if (taxYearCache.size >= 64) taxYearCache.delete(taxYearCache.keys().next().value!);
-      year = rollsService.taxYear(db, rollId);
-      taxYearCache.set(rollId, year);
-      year.catch(() => taxYearCache.delete(rollId));
-    }
-    return year;
-  };
 
   return {
     /**
@@ -311,8 +296,7 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
         Pages: Math.ceil(total / pageSize),
         TotalRecords: total,
         TotalIsEstimate: estimated,
-        LastUpdated: iso(client.lastUpdated),
-        TaxYear: client.activeRollId === null ? null : await taxYearOf(db, client.activeRollId),
+        ...(await rollDatesOf(db, client)),
       };
     },
 

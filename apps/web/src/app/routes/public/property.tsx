@@ -60,7 +60,7 @@ export function Component() {
         {client ? <TownHeading client={client} as="p" /> : null}
         {p && client ? (
           <>
-            <PropertyHeader p={p} />
+            <PropertyHeader p={p} dates={client} />
             <AssessmentSection p={p} />
             <SalesSection p={p} />
             <PropertyInfoSection p={p} />
@@ -81,10 +81,10 @@ export function Component() {
                 clientId={client.ClientID}
                 account={p.Account}
                 hrefFor={(a) => paths.property.getHref(state, city, a)}
-                dataAsOf={p.LastUpdated}
+                dates={client}
               />
             ) : null}
-            <PrintStamp dataAsOf={p.LastUpdated} />
+            <PrintStamp dates={client} />
             <PropertyBottomBar
               searchHref={paths.search.getHref(state, city)}
               position={position}

@@ -34,7 +34,7 @@ export function Component() {
               hasParcelMap={client.HasParcelMap === true}
             />
             {/* A printout of the results says where and when it came from, as a record's does. */}
-            <PrintStamp dataAsOf={client.LastUpdated} />
+            <PrintStamp dates={client} />
           </>
         ) : municipality.isError ? null : (
           <>

@@ -1,4 +1,4 @@
-import type { Comparable, ComparablesResponse } from '@opp/contracts';
+import type { Comparable, ComparablesResponse, RollDates } from '@opp/contracts';
 import {
   COMPARABLE_DISTANCE,
   COMPARABLE_SIZES,
@@ -26,8 +26,8 @@ export interface ComparablesPanelProps {
   clientId: number;
   account: string;
   hrefFor: (account: string) => string;
-  /** When the town's roll was published, for the worksheet. */
-  dataAsOf?: string | null;
+  /** What the town's roll dates from, for the worksheet's printed line. */
+  dates?: Partial<RollDates> | null;
 }
 
 const PRINTING_CLASS = 'opp-printing-comparables';
@@ -160,7 +160,7 @@ function leftOutNote(list: ComparablesResponse): string | null {
  * Issue 49: recent arm's-length sales of similar parcels near this one, ranked by similarity, as a
  * sortable table, on a map, as CSV and as a printable worksheet for an abatement application.
  */
-export default function ComparablesPanel({ clientId, account, hrefFor, dataAsOf }: ComparablesPanelProps) {
+export default function ComparablesPanel({ clientId, account, hrefFor, dates }: ComparablesPanelProps) {
   const id = useId();
   const parcel = useParcel(clientId, account);
   const [open, setOpen] = useState(
@@ -452,7 +452,7 @@ export default function ComparablesPanel({ clientId, account, hrefFor, dataAsOf 
             how recent the sale is (20%).
           </p>
         </div>
-        <PrintStamp dataAsOf={list?.DataAsOf ?? dataAsOf} />
+        <PrintStamp dates={dates} />
       </div>
     </section>
   );

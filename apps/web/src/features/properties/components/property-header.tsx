@@ -1,8 +1,10 @@
+import type { RollDates } from '@opp/contracts';
 import type { ReactNode } from 'react';
 import { OWNER_WITHHELD } from '@opp/contracts/addresses';
 import { MapIcon } from '@/components/ui/icons';
 import { OwnerAddress } from '@/components/ui/owner-address';
 import { formatDate, formatLocation } from '@/utils/format';
+import { rollDatesText } from '@/utils/roll-dates';
 import { externalUrl } from '@/utils/links';
 import type { PropertyDetail } from '../api/get-property';
 import { totalDue } from '../utils/total-due';
@@ -10,13 +12,24 @@ import { ImageCarousel } from './image-carousel';
 
 /**
  * Spec §2 record header: address with apartment and a map-link icon when GISLink is set, owners with
- * their addresses, photos, and map/lot, book/page, account and last updated.
+ * their addresses, photos, and map/lot, book/page, account and last updated (the record's own date),
+ * each left out when the record gives none (never an empty label), then what the town's roll dates from.
  */
-export function PropertyHeader({ p }: { p: PropertyDetail }) {
+export function PropertyHeader({ p, dates }: { p: PropertyDetail; dates?: Partial<RollDates> | null }) {
   const address = formatLocation(p) || `Account ${p.Account}`;
   const gis = externalUrl(p.GISLink);
   const bookPage = [p.Book, p.Page].filter(Boolean).join(' / ');
   const due = totalDue(p);
+  // A label shows with its value or not at all (issue 48: never an empty "Last Updated").
+  const meta = (
+    [
+      ['Map/Lot', p.MapLot],
+      ['Book/Page', bookPage],
+      ['Account', p.Account],
+      ['Last Updated', formatDate(p.DateUpdated)],
+    ] as const
+  ).filter(([, value]) => value.trim() !== '');
+  const asOf = rollDatesText(dates ?? p);
   return (
     <RecordHead address={address} gis={gis} aside={<ImageCarousel images={p.Images} subject={address} />}>
       {due ? (
@@ -36,24 +49,14 @@ export function PropertyHeader({ p }: { p: PropertyDetail }) {
         </div>
       ) : null}
       <dl className="opp-record-meta">
-        <div>
-          <dt>Map/Lot</dt>
-          <dd>{p.MapLot}</dd>
-        </div>
-        <div>
-          <dt>Book/Page</dt>
-          <dd>{bookPage}</dd>
-        </div>
-        <div>
-          <dt>Account</dt>
-          <dd>{p.Account}</dd>
-        </div>
-        <div>
-          <dt>Last Updated</dt>
-          <dd>{formatDate(p.DateUpdated)}</dd>
-        </div>
+        {meta.map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
       </dl>
-      {p.LastUpdated ? <p className="opp-asof">Data as of {formatDate(p.LastUpdated)}</p> : null}
+      {asOf ? <p className="opp-asof">{asOf}</p> : null}
     </RecordHead>
   );
 }

@@ -6,7 +6,7 @@ import { createMemoryRouter, RouterProvider, useParams } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_TTL_MS } from '@/utils/expiring-storage';
 import { EMPTY_FILTERS, resultsStorageKey, searchStorageKey } from '../utils/search-state';
-import { asOfText, SearchScreen } from './search-screen';
+import { SearchScreen } from './search-screen';
 
 /*
  * The search screen against a fake API: what it asks the server for, what it keeps in the URL and in
@@ -56,6 +56,7 @@ function mockApi(total = 120) {
         TotalIsEstimate: false,
         LastUpdated: '2025-03-14T12:00:00.000Z',
         TaxYear: 2014,
+        ValuationDate: '2013-01-01',
       };
       return new Response(JSON.stringify(body), { status: 200 });
     }
@@ -365,12 +366,10 @@ describe('what the results say about themselves', () => {
     expect(screen.queryByText(/Showing 0/)).toBeNull();
   });
 
-  it("dates the values by the roll's tax year beside the day it was published", async () => {
+  it("dates the values by the roll's valuation date and fiscal year beside the day it was published", async () => {
     vi.stubGlobal('fetch', mockApi());
     renderAt('/Maine/Harrison/search');
-    await screen.findByText('Values for tax year 2014 · published 03/14/2025');
-    expect(asOfText({ LastUpdated: '2025-03-14T12:00:00.000Z', TaxYear: null })).toBe('Published 03/14/2025');
-    expect(asOfText({ LastUpdated: null, TaxYear: null })).toBe('');
+    await screen.findByText('Values as of 01/01/2013, fiscal year 2014 · published on this site 03/14/2025');
   });
 
   it('names the sort by its label in the table caption, never by its field name', async () => {

@@ -1,4 +1,4 @@
-import type { SearchResponse, SortColumn, Suggestion } from '@opp/contracts';
+import type { SortColumn, Suggestion } from '@opp/contracts';
 import { useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Alert } from '@/components/ui/alert';
@@ -8,8 +8,9 @@ import { ResultsMapView } from '@/features/parcels/components/lazy-results-map';
 import { ApiError } from '@/lib/api-client';
 import { errorText } from '@/utils/error-text';
 import { useDialog } from '@/hooks/use-dialog';
-import { formatCount, formatDate } from '@/utils/format';
+import { formatCount } from '@/utils/format';
 import { shownRange } from '@/utils/paging';
+import { rollDatesText } from '@/utils/roll-dates';
 import { exportCsvUrl } from '../api/export-csv';
 import { useSearchProperties } from '../api/search-properties';
 import { useSearchState } from '../hooks/use-search-state';
@@ -39,16 +40,6 @@ export interface SearchScreenProps {
   city: string;
   /** The town has a parcel map: the results get a Map view (issue 40). */
   hasParcelMap?: boolean;
-}
-
-/**
- * What the results' date means: the year of the values where the roll gives one, and when the town
- * published it ("Values for tax year 2014 · published 03/14/2025").
- */
-export function asOfText(r: Pick<SearchResponse, 'LastUpdated' | 'TaxYear'>): string {
-  const date = r.LastUpdated ? formatDate(r.LastUpdated) : '';
-  if (!r.TaxYear) return date ? `Published ${date}` : '';
-  return date ? `Values for tax year ${r.TaxYear} · published ${date}` : `Values for tax year ${r.TaxYear}`;
 }
 
 /** Spec §2 Search results below the town heading: search box, filters, results, paging. */
@@ -197,7 +188,7 @@ export function SearchScreen({ clientId, state, city, hasParcelMap = false }: Se
             <p className="opp-count" role="status" aria-live="polite">
               {countText}
             </p>
-            {shown?.LastUpdated ? <p className="opp-asof">{asOfText(shown)}</p> : null}
+            {rollDatesText(shown) ? <p className="opp-asof">{rollDatesText(shown)}</p> : null}
           </div>
           <div className="opp-toolbar__actions">
             <SortPanel sort={search.sort} onSort={onSort} always={search.view === 'grid'} />

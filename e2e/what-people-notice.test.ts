@@ -423,7 +423,7 @@ describe('photos and print', () => {
 
 describe('what the dates mean (issue 48)', () => {
   for (const width of [390, 768, 1024, 1280, 1920]) {
-    it(`at ${width} px: the record and the results say the values' date and fiscal year beside the publish day; no empty Last Updated`, async () => {
+    it(`at ${width} px: the record and the results say the values' date and fiscal year beside the publish day; no empty Last Updated; a small lot's square feet`, async () => {
       const page = await portal.open({ viewport: { width, height: 900 } });
       await page.goto(`/${HARRISON.state}/${HARRISON.city}/1000`);
       await recordShown(page, '10 MAIN ST');
@@ -433,6 +433,10 @@ describe('what the dates mean (issue 48)', () => {
       const box = (await asOf.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(width);
       expect(await page.locator('.opp-record-meta').innerText()).toMatch(/Last Updated\s+03\/14\/2025/);
+      // A lot under an acre gives its square feet beside the acres (0.25 acres = 10,890 sq ft).
+      const lot = page.locator('dt:text-is("Total Acres") + dd');
+      expect(await lot.innerText()).toBe('0.25 (10,890 sq ft)');
+      expect(await lot.isVisible()).toBe(true);
 
       // Bridgton's account 1 gives no date of its own: the label is left out, not shown empty.
       await page.goto(`/${BRIDGTON.state}/${BRIDGTON.city}/1`);

@@ -2,7 +2,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PropertyRecord } from '@opp/contracts';
 import type { PropertyDetail } from '../api/get-property';
-import { ValuationHistorySection } from './property-sections';
+import { PropertyInfoSection, ValuationHistorySection } from './property-sections';
 
 const detail = (input: Partial<PropertyDetail>): PropertyDetail => ({
   ...PropertyRecord.parse({ Account: 'A-1', ...input }),
@@ -50,5 +50,17 @@ describe('Valuation History section', () => {
     const section = screen.getByRole('region', { name: 'Valuation History' });
     expect(within(section).getByText('No Data')).toBeTruthy();
     expect(within(section).queryByRole('table')).toBeNull();
+  });
+});
+
+describe('Property section lot size (issue 48)', () => {
+  afterEach(cleanup);
+
+  it('gives a small lot its square feet beside the acres, and a large one its acres alone', () => {
+    const { unmount } = render(<PropertyInfoSection p={detail({ TotalAcres: 1057 / 43_560 })} />);
+    expect(screen.getByText('Total Acres').nextElementSibling?.textContent).toBe('0.02 (1,057 sq ft)');
+    unmount();
+    render(<PropertyInfoSection p={detail({ TotalAcres: 2.5 })} />);
+    expect(screen.getByText('Total Acres').nextElementSibling?.textContent).toBe('2.50');
   });
 });

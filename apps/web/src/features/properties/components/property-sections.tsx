@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { USER_DEFINED_FIELDS } from '@opp/contracts/record-fields';
 import { DataTable, FieldList, type Column } from '@/components/ui/data-table';
 import {
-  formatAcres,
+  formatLotArea,
   formatDate,
   formatMoney,
   formatNumber,
@@ -118,7 +118,8 @@ export function PropertyInfoSection({ p }: { p: P }) {
       label: 'Utilities',
       value: [p.UtilitiesDescription1, p.UtilitiesDescription2].filter(Boolean).join(', '),
     },
-    { label: 'Total Acres', value: formatAcres(p.TotalAcres) },
+    // A small lot gives its square feet beside the acres: 0.02 acres alone says too little.
+    { label: 'Total Acres', value: formatLotArea(p.TotalAcres) },
   ];
   return (
     <PropertySection id="property" title="Property" empty={!fields.some((f) => has(f.value))}>

@@ -10,10 +10,16 @@ import {
   type ParcelGeometry,
   type ParcelLayerKey,
 } from '@opp/contracts';
+import { LRUCache } from 'lru-cache';
 import type { Executor } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { publicClientsService } from '../clients/clients.service.ts';
-import { publicRecord, type OwnerSettings, type PublicRecordOwners } from '../properties/owner-privacy.ts';
+import {
+  ownerSettingsTag,
+  publicRecord,
+  type OwnerSettings,
+  type PublicRecordOwners,
+} from '../properties/owner-privacy.ts';
 import { simplifyShape, type MultiPolygon } from './parcel-geometry.ts';
 import {
   byMapLotThenAccount,
@@ -39,10 +45,15 @@ import { parcelsRepository } from './parcels.repository.ts';
  *   within that time, on every node;
  * - indexes by (layer id, roll id): neither ever changes, so an index is never stale; the least recently
  *   used go first past MAX_INDEX_BYTES. Bounded by memory, not by count: a small town's index is a few
- *   hundred kilobytes, and with a count of 8, requests rotated across nine towns rebuilt one every time.
+ *   hundred kilobytes, and with a count of 8, requests rotated across nine towns rebuilt one every time;
+ * - map-box and abutters answers by everything they are made of (layer, roll, what the town's lookup
+ *   says, the box or the account and distance), up to MAX_ANSWER_BYTES: a whole town's box or a
+ *   half-mile abutters list costs tens of milliseconds to build, and eight clients asking for the same
+ *   ones over and over slowed every other request (second attack).
  */
 
 const MAX_INDEX_BYTES = 400 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 const MAX_LOOKUPS = 1000;
 
 const noLayer = () => notFound('This town has no parcel map');
@@ -175,8 +186,47 @@ function recordOf(index: ParcelIndex, account: string): number {
   return k;
 }
 
+/** About what an answer holds in memory: its positions, and a little per feature or entry. */
+function answerBytes(answer: ParcelCollection | AbuttersResponse): number {
+  if ('Abutters' in answer) return 512 + answer.Abutters.reduce((n, a) => n + 256 + a.Owners.length * 256, 0);
+  return answer.features.reduce((n, f) => n + 256 + JSON.stringify(f.geometry.coordinates).length, 512);
+}
+
+/** What an answer of the client's layer depends on besides its own arguments. */
+const answerKey = (town: LayerLookup) =>
+  [
+    town.layerId,
+    town.rollId,
+    ownerSettingsTag(town.owners),
+    town.mapDate,
+    town.town.City,
+    town.town.State,
+  ].join('\u0000');
+
 export function createParcelsService(lookupTtlMs: number) {
   const indexes = new ParcelIndexes(lookupTtlMs);
+  const answers = new LRUCache<string, ParcelCollection | AbuttersResponse>({
+    maxSize: MAX_ANSWER_BYTES,
+    sizeCalculation: answerBytes,
+  });
+  /** The answer under `key`, built (once at a time per key) by `build` when not held. */
+  const pending = new Map<string, Promise<ParcelCollection | AbuttersResponse>>();
+  async function answer<T extends ParcelCollection | AbuttersResponse>(
+    key: string,
+    build: () => Promise<T>,
+  ): Promise<T> {
+    const held = answers.get(key) ?? pending.get(key);
+    if (held) return held as Promise<T> | T;
+    const building = build();
+    pending.set(key, building);
+    try {
+      const built = await building;
+      answers.set(key, built);
+      return built;
+    } finally {
+      pending.delete(key);
+    }
+  }
   return {
     /** How many layers' indexes the node holds. */
     heldIndexes: () => indexes.size,
@@ -231,17 +281,11 @@ export function createParcelsService(lookupTtlMs: number) {
      */
     async inBox(db: Executor, clientId: number, box: Bbox): Promise<ParcelCollection> {
       const index = await indexes.of(db, clientId);
-      const hits = (index.lonLatTree?.search(box.minLon, box.minLat, box.maxLon, box.maxLat) ?? [])
-        .filter((s) => recordCount(index, s) > 0)
-        .sort((a, b) => a - b);
-      const tolerance = Math.max(box.maxLon - box.minLon, box.maxLat - box.minLat) / 1000;
-      return {
-        type: 'FeatureCollection',
-        features: hits
-          .slice(0, MAX_BBOX_FEATURES)
-          .map((s) => featureOf(index, simplifyShape(shapeAt(index, s), tolerance), s)),
-        Truncated: hits.length > MAX_BBOX_FEATURES,
-      };
+      const town = await indexes.lookup(db, clientId);
+      const { minLon, minLat, maxLon, maxLat } = box;
+      return answer(`box\u0000${answerKey(town)}\u0000${[minLon, minLat, maxLon, maxLat].join()}`, async () =>
+        boxAnswer(index, box),
+      );
     },
 
     /**
@@ -250,42 +294,71 @@ export function createParcelsService(lookupTtlMs: number) {
      */
     async abutters(db: Executor, clientId: number, account: string, feet: number): Promise<AbuttersResponse> {
       const index = await indexes.of(db, clientId);
-      const { owners: town, mapDate, town: where } = await indexes.lookup(db, clientId);
+      const town = await indexes.lookup(db, clientId);
       const own = recordOf(index, account);
-      const subject = recordAt(index, own);
-      const near: { record: IndexedRecord; feet: number }[] = [];
-      for (const hit of shapesNear(index, index.recordShape[own]!, feet)) {
-        const rounded = Math.round(hit.feet);
-        const first = index.recordStart[hit.shape]!;
-        for (let k = first; k < first + recordCount(index, hit.shape); k++)
-          if (k !== own) near.push({ record: recordAt(index, k), feet: rounded });
-      }
-      near.sort((a, b) => a.feet - b.feet || byMapLotThenAccount(a.record, b.record));
-      const records = await parcelsRepository.findRecords(
-        db,
-        index.rollId,
-        near.map((n) => n.record.account),
+      return answer(`abutters\u0000${answerKey(town)}\u0000${feet}\u0000${account}`, () =>
+        abuttersAnswer(db, index, town, own, feet),
       );
-      const abutters: Abutter[] = near.map(({ record, feet: distance }) => {
-        const full = records.get(record.account);
-        const shown = full && publicRecord(town, full as unknown as PublicRecordOwners);
-        return {
-          Account: record.account,
-          MapLot: record.mapLot,
-          Location: record.location,
-          DistanceFeet: distance,
-          Owners: ownersOf(shown?.Owners),
-          ...(shown?.SuppressOwner === true && { SuppressOwner: true as const }),
-        };
-      });
-      return {
-        Subject: { Account: subject.account, MapLot: subject.mapLot, Location: subject.location },
-        DistanceFeet: feet,
-        MapDate: mapDate,
-        Town: where,
-        Abutters: abutters,
-      };
     },
+  };
+}
+
+/** The shapes that records join and whose boxes meet the box, simplified to a thousandth of it. */
+function boxAnswer(index: ParcelIndex, box: Bbox): ParcelCollection {
+  const hits = (index.lonLatTree?.search(box.minLon, box.minLat, box.maxLon, box.maxLat) ?? [])
+    .filter((s) => recordCount(index, s) > 0)
+    .sort((a, b) => a - b);
+  const tolerance = Math.max(box.maxLon - box.minLon, box.maxLat - box.minLat) / 1000;
+  return {
+    type: 'FeatureCollection',
+    features: hits
+      .slice(0, MAX_BBOX_FEATURES)
+      .map((s) => featureOf(index, simplifyShape(shapeAt(index, s), tolerance), s)),
+    Truncated: hits.length > MAX_BBOX_FEATURES,
+  };
+}
+
+/** Every other record within `feet` of record `own`'s shape, nearest first, with their owners. */
+async function abuttersAnswer(
+  db: Executor,
+  index: ParcelIndex,
+  lookedUp: LayerLookup,
+  own: number,
+  feet: number,
+): Promise<AbuttersResponse> {
+  const { owners: town, mapDate, town: where } = lookedUp;
+  const subject = recordAt(index, own);
+  const near: { record: IndexedRecord; feet: number }[] = [];
+  for (const hit of shapesNear(index, index.recordShape[own]!, feet)) {
+    const rounded = Math.round(hit.feet);
+    const first = index.recordStart[hit.shape]!;
+    for (let k = first; k < first + recordCount(index, hit.shape); k++)
+      if (k !== own) near.push({ record: recordAt(index, k), feet: rounded });
+  }
+  near.sort((a, b) => a.feet - b.feet || byMapLotThenAccount(a.record, b.record));
+  const records = await parcelsRepository.findRecords(
+    db,
+    index.rollId,
+    near.map((n) => n.record.account),
+  );
+  const abutters: Abutter[] = near.map(({ record, feet: distance }) => {
+    const full = records.get(record.account);
+    const shown = full && publicRecord(town, full as unknown as PublicRecordOwners);
+    return {
+      Account: record.account,
+      MapLot: record.mapLot,
+      Location: record.location,
+      DistanceFeet: distance,
+      Owners: ownersOf(shown?.Owners),
+      ...(shown?.SuppressOwner === true && { SuppressOwner: true as const }),
+    };
+  });
+  return {
+    Subject: { Account: subject.account, MapLot: subject.mapLot, Location: subject.location },
+    DistanceFeet: feet,
+    MapDate: mapDate,
+    Town: where,
+    Abutters: abutters,
   };
 }
 

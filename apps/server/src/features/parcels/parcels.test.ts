@@ -655,6 +655,20 @@ describe('abutters', () => {
     ]);
   });
 
+  it("a list asked for again says what the town says now: its owners' publication and its name", async () => {
+    const { client } = await townWithLayer();
+    const owners = async () =>
+      (await list(client.id, '101', '?distance=400')).Abutters.flatMap((a) =>
+        a.Owners.map((o) => o.OwnerName),
+      );
+    expect((await owners()).length).toBeGreaterThan(0);
+    expect(await owners()).toEqual(await owners());
+    await ctx.db.execute(sql`update clients set publish_owner_names = false where id = ${client.id}`);
+    expect(await owners()).toEqual([]);
+    await ctx.db.execute(sql`update clients set city = 'Renamed Town' where id = ${client.id}`);
+    expect((await list(client.id, '101', '?distance=400')).Town.City).toBe('Renamed Town');
+  });
+
   it('refuses distances outside 0 to 2,640 feet, naming the field', async () => {
     const { client } = await townWithLayer();
     for (const d of ['2641', '-1', '1.5', 'abc', '1e3', '']) {

@@ -100,7 +100,10 @@ describe('provider console: publishing a town’s export with a preview', () => 
       .waitFor();
     // The warning is shown before the provider confirms, by line, field and column.
     expect(
-      await dialog.getByRole('list', { name: 'Warnings' }).getByRole('listitem').allTextContents(),
+      await dialog
+        .getByRole('list', { name: 'Warnings', exact: true })
+        .getByRole('listitem')
+        .allTextContents(),
     ).toEqual([
       'line 4: Sales[0].SaleDate (column "LS_DATE"): the year 0987 is unlikely; published as given',
     ]);
@@ -143,7 +146,22 @@ describe('provider console: publishing a town’s export with a preview', () => 
       .filter({ has: page.getByRole('columnheader', { name: 'Files' }) });
     const latest = history.getByRole('row').nth(1);
     expect(await latest.getByRole('cell').nth(1).textContent()).toBe('elmfield-l3.csvFormat: massgis-l3');
-    await expect.poll(() => latest.getByRole('cell').nth(3).textContent()).toBe('Published');
+    const outcome = latest.getByRole('cell').nth(3);
+    await expect.poll(() => outcome.textContent()).toMatch(/^Published/);
+    // The run keeps the warning its preview showed: folded under its count, by field and by line.
+    await outcome.locator('summary').click();
+    expect(
+      await outcome.getByRole('list', { name: 'Warnings by field' }).getByRole('listitem').allTextContents(),
+    ).toEqual(['Sales.SaleDate: 1 warning']);
+    expect(
+      await outcome
+        .getByRole('list', { name: 'Warnings', exact: true })
+        .getByRole('listitem')
+        .allTextContents(),
+    ).toEqual([
+      'line 4: Sales[0].SaleDate (column "LS_DATE"): the year 0987 is unlikely; published as given',
+    ]);
+    await expectNoA11yViolations(page, 'import history with a run’s warnings');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
 

@@ -223,6 +223,18 @@ export function readHeader(headers: string[]): { layout: ColumnLayout } | { erro
   return errors.length ? { errors } : { layout: { targets, headers, columnOf } };
 }
 
+/**
+ * The record fields a CSV file's columns fill, as a mapping's fields name them: a plain or user-defined
+ * field by its name, a field of a list's items as `Owners.OwnerName` (a file with Owner1Address1 alone
+ * fills no owner names).
+ */
+export function layoutFields(layout: ColumnLayout): string[] {
+  const out = new Set<string>();
+  for (const t of layout.targets)
+    out.add(t.to === 'group' ? `${t.group}.${t.field}` : t.to === 'image' ? 'Images' : t.field);
+  return [...out];
+}
+
 /** A target's identity, written like the record path it fills (Sales#2.SalePrice; # = CSV number). */
 function targetId(t: ColumnTarget): string {
   switch (t.to) {

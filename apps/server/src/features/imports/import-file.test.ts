@@ -300,6 +300,83 @@ describe('importing roll files', () => {
   });
 });
 
+/** A file in the portal's own format published as the console and `portal import` publish it. */
+async function publishOwn(clientId: number, filePath: string) {
+  const input = await rollImportService.open({}, [{ path: filePath, name: path.basename(filePath) }]);
+  const dry = await rollImportService.check(input, { town: { db: ctx.db, clientId } });
+  const run = await rollImportService.createRun(ctx.db, { clientId, userId: null, actor: 'test' }, input, {
+    actor: null,
+    ip: null,
+  });
+  const outcome = await rollImportService.publish(ctx.db, run, input.source(), () => {}, {
+    engine: testEngine,
+    checks: input,
+  });
+  return { dry, outcome };
+}
+
+describe('the portal’s own format: a field empty on every record is refused, as in a town’s export', () => {
+  const refusal = (field: string) =>
+    expect.stringMatching(
+      new RegExp(
+        `^every record's .*\\(${field.replace('.', '\\.')}\\) came out empty: .*leave the field out of the file`,
+      ),
+    );
+
+  it('a CSV column empty on every record refuses the file, and nothing changes; without the column it publishes', async () => {
+    const client = await buildClient(ctx.db);
+    const good = await publishOwn(
+      client.id,
+      file(
+        'own-good.csv',
+        'Account,StreetName,LandValue,Owner1Name\n1,ELM ST,1000,PINE LLC\n2,ELM ST,2000,OAK LLC\n',
+      ),
+    );
+    expect(good.outcome.ok).toBe(true);
+    const before = await snapshot(client.id);
+
+    const emptied = file(
+      'own-empty.csv',
+      'Account,StreetName,LandValue,Owner1Name\n1,ELM ST,,\n2,ELM ST,, \n',
+    );
+    const { dry, outcome } = await publishOwn(client.id, emptied);
+    expect(dry.problems).toEqual([refusal('Owners.OwnerName'), refusal('LandValue')]);
+    expect(outcome).toMatchObject({ ok: false, errors: dry.problems });
+    expect(await snapshot(client.id)).toEqual(before);
+    expect((await fullProperty(client.city, '1')).body).toMatchObject({ LandValue: 1000 });
+
+    // The escape: a town with no land values or owners leaves the columns out. A town that does not
+    // publish owners is not asked for names.
+    const without = file('own-without.csv', 'Account,StreetName\n1,ELM ST\n');
+    expect((await publishOwn(client.id, without)).outcome.errors).toEqual([]);
+    const private_ = await buildClient(ctx.db, { publishOwnerNames: false });
+    const noNames = file('own-no-names.csv', 'Account,StreetName,Owner1Name\n1,ELM ST,\n');
+    expect((await publishOwn(private_.id, noNames)).outcome.errors).toEqual([]);
+  });
+
+  it('a JSON Lines field empty on every record refuses the file; left out, it publishes', async () => {
+    const client = await buildClient(ctx.db);
+    expect(
+      (await publishOwn(client.id, file('own-a.jsonl', jsonl([{ Account: 'a', TotalAcres: 1 }])))).outcome.ok,
+    ).toBe(true);
+    const before = await snapshot(client.id);
+    const nulls = file(
+      'own-nulls.jsonl',
+      jsonl([
+        { Account: 'a', TotalAcres: null },
+        { Account: 'b', TotalAcres: null },
+      ]),
+    );
+    const { dry, outcome } = await publishOwn(client.id, nulls);
+    expect(dry.problems).toEqual([refusal('TotalAcres')]);
+    expect(outcome).toMatchObject({ ok: false, errors: dry.problems });
+    expect(await snapshot(client.id)).toEqual(before);
+    expect((await publishOwn(client.id, file('own-b.jsonl', jsonl([{ Account: 'b' }])))).outcome.ok).toBe(
+      true,
+    );
+  });
+});
+
 describe('a large JSON Lines file, parsed on worker threads', () => {
   // With the engine, as the server imports.
   const importWith = (clientId: number, filePath: string, threads: number) =>
@@ -341,18 +418,17 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
   function largeFile(
     name: string,
     extra: string[] = [],
-    salesOf: (i: number) => unknown[] | null = () => null,
+    more: (i: number) => Record<string, unknown> = () => ({}),
   ) {
     const lines = [spaced, JSON.stringify(sparse), ''];
     for (let i = 1; i <= 12_000; i++) {
-      const sales = salesOf(i);
       lines.push(
         `${JSON.stringify({
           Account: `P${i}`,
           GISLink: `https://gis.example.org/${'x'.repeat(500)}`,
           Owners: [{ OwnerName: `OWNER ${i}` }],
           ...(i === 6000 ? { DateUpdated: '2024-05-01T10:00:00Z' } : {}),
-          ...(sales ? { Sales: sales } : {}),
+          ...more(i),
         })}${' '.repeat(1000)}`,
       );
     }
@@ -402,17 +478,37 @@ describe('a large JSON Lines file, parsed on worker threads', () => {
     expect(await rollTableExists(pooled.run.id)).toBe(false);
   }, 120_000);
 
+  it('refuses on the threads, as its dry run does, a file whose values are all empty', async () => {
+    const client = await buildClient(ctx.db);
+    // The first record has every field of the record, empty; no other has a value, an area or a street.
+    const p = largeFile('large-empty-values.jsonl');
+    expect(fs.statSync(p).size).toBeGreaterThan(8 * 1024 * 1024);
+    const { dry, outcome } = await publishOwn(client.id, p);
+    expect(dry.problems.map((m) => m.slice(0, m.indexOf(':')))).toEqual([
+      "every record's land value (LandValue) came out empty",
+      "every record's building value (TotalBuildingValue) came out empty",
+      "every record's total value (Taxable) came out empty",
+      "every record's area (TotalAcres) came out empty",
+    ]);
+    expect(outcome).toMatchObject({ ok: false, errors: dry.problems });
+    expect(await rollTableExists(outcome.run.id)).toBe(false);
+  }, 120_000);
+
   it('published as the console and the command publish it, reports the same warnings as its dry run, and the run keeps them', async () => {
     const client = await buildClient(ctx.db);
     // Doubtful sales spread over the file's blocks: a year 0987 every 2,500 records, a price with no
     // date every 4,000.
-    const p = largeFile('large-warnings.jsonl', [], (i) =>
-      i % 2500 === 0
-        ? [{ SaleDate: '0987-06-01', SalePrice: 1000 }]
+    // One record has values (the first, full record has every field, empty: a file whose values are all
+    // empty is refused).
+    const values = { LandValue: 1000, TotalBuildingValue: 0, Taxable: 1000, TotalAcres: 1 };
+    const p = largeFile('large-warnings.jsonl', [], (i) => ({
+      ...(i === 1 ? values : {}),
+      ...(i % 2500 === 0
+        ? { Sales: [{ SaleDate: '0987-06-01', SalePrice: 1000 }] }
         : i % 4000 === 0
-          ? [{ SalePrice: 5000 }]
-          : null,
-    );
+          ? { Sales: [{ SalePrice: 5000 }] }
+          : {}),
+    }));
     // Over the size from which an import parses on threads (import.service.ts POOL_MIN_BYTES): no option.
     expect(fs.statSync(p).size).toBeGreaterThan(8 * 1024 * 1024);
     const input = await rollImportService.open({}, [{ path: p, name: 'large-warnings.jsonl' }]);

@@ -291,24 +291,35 @@ export class ImportNotes {
   }
 
   /**
-   * Why the file must be refused: each field the format or mapping reads (`mapped`), that a published
-   * roll needs, and that came out empty on every record. Owner names count only where the town
-   * publishes owners; a field the mapping declares `absent` never.
+   * Why the file must be refused: each field the file gives (`mapped`: the format's, the mapping's or a
+   * CSV header's fields; by default those the records carry, as in JSON Lines), that a published roll
+   * needs, and that came out empty on every record. Owner names count only where the town publishes
+   * owners; a field the mapping declares `absent` never. In the portal's own format (`ownFormat`) a field
+   * the town has none of is left out of the file.
    */
   emptyFields(
     mapped: string[] | undefined,
-    options: { absent?: string[]; publishesOwners: boolean },
+    options: { absent?: string[]; publishesOwners: boolean; ownFormat?: boolean },
   ): string[] {
-    if (!mapped || this.fill.records === 0) return [];
+    if (this.fill.records === 0) return [];
+    // A mapping's list field fills its items' fields; records carry each item field by name.
+    const listed = mapped ? new Set(mapped) : null;
+    const gives = (field: string, top: string) =>
+      listed ? listed.has(top) || listed.has(field) : this.fill.keys.has(field);
     const absent = new Set(options.absent ?? []);
     const out: string[] = [];
     for (const n of NEEDED) {
       const top = n.field.split('.')[0]!;
-      if (!mapped.includes(top) || absent.has(top) || absent.has(n.field)) continue;
+      if (!gives(n.field, top)) continue;
+      if (absent.has(top) || absent.has(n.field)) continue;
       if (n.owners && !options.publishesOwners) continue;
       if (this.fill.filled(n.field) > 0) continue;
       out.push(
-        `every record's ${n.words} (${n.field}) came out empty: the file's column for it is missing or empty, so nothing was published. If the town's file has none on purpose, say so in a mapping: "absent": ["${top}"]`,
+        `every record's ${n.words} (${n.field}) came out empty: the file's column for it is missing or empty, so nothing was published. ${
+          options.ownFormat
+            ? `If the town has none on purpose, leave the field out of the file (in CSV, its column${n.field === top ? '' : 's'})`
+            : `If the town's file has none on purpose, say so in a mapping: "absent": ["${top}"]`
+        }`,
       );
     }
     return out;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parse, type InfoRecord, type Options as CsvOptions } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import type { RecordSource } from './import.service.ts';
-import { columnForPath, readHeader, resolveColumn, rowToRecord } from './csv-columns.ts';
+import { columnForPath, layoutFields, readHeader, resolveColumn, rowToRecord } from './csv-columns.ts';
 import { jsonlRecords, type LineBlock } from './jsonl-records.ts';
 
 /*
@@ -49,12 +49,8 @@ export function recordSourceFor(
   );
 }
 
-/**
- * Why a CSV file is not in the portal's own format, read from its header row alone (before any
- * record, so no count of records is claimed): one line saying so, then the header's problems. Null
- * when the header is the portal's.
- */
-export function csvHeaderProblems(filePath: string, fileName: string): string[] | null {
+/** The header row of a CSV file, read from its start alone; null when there is none to read. */
+function csvHeaderRow(filePath: string): string[] | null {
   const fd = fs.openSync(filePath, 'r');
   let text: string;
   try {
@@ -63,25 +59,38 @@ export function csvHeaderProblems(filePath: string, fileName: string): string[] 
   } finally {
     fs.closeSync(fd);
   }
-  let header: string[] | undefined;
   try {
-    header = (parseSync(text, { bom: true, to_line: 1, relax_column_count: true }) as string[][])[0];
+    return (parseSync(text, { bom: true, to_line: 1, relax_column_count: true }) as string[][])[0] ?? null;
   } catch {
     return null; // not valid CSV: the import reports it on its line
   }
-  if (!header) return null;
+}
+
+/**
+ * Why a CSV file is not in the portal's own format, read from its header row alone (before any
+ * record, so no count of records is claimed): one line saying so, then the header's problems. Null
+ * when the header is the portal's, with the record fields its columns fill (`fields`).
+ */
+export function readCsvHeader(
+  filePath: string,
+  fileName: string,
+): { problems: string[] } | { fields: string[] | undefined } {
+  const header = csvHeaderRow(filePath);
+  if (!header) return { fields: undefined };
   const read = readHeader(header);
-  if ('layout' in read) return null;
+  if ('layout' in read) return { fields: layoutFields(read.layout) };
   const unknown = header.filter((h) => typeof resolveColumn(h) === 'string');
   const noAccount = read.errors.includes('no Account column');
-  return [
-    `${path.basename(fileName)} is not in the portal's own CSV format: ${
-      unknown.length
-        ? `${unknown.length} of its ${header.length} columns are not fields of the record (${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''})`
-        : 'its columns do not fit the record'
-    }${noAccount ? ', and it has no Account column' : ''}. A town's own export is read through a built-in format or a mapping file (examples in docs/examples)`,
-    ...read.errors.slice(0, 20),
-  ];
+  return {
+    problems: [
+      `${path.basename(fileName)} is not in the portal's own CSV format: ${
+        unknown.length
+          ? `${unknown.length} of its ${header.length} columns are not fields of the record (${unknown.slice(0, 6).join(', ')}${unknown.length > 6 ? ', …' : ''})`
+          : 'its columns do not fit the record'
+      }${noAccount ? ', and it has no Account column' : ''}. A town's own export is read through a built-in format or a mapping file (examples in docs/examples)`,
+      ...read.errors.slice(0, 20),
+    ],
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import { dryRun, type DryRunReport } from './mapping/dry-run.ts';
 import { builtInFormat, listFormats } from './mapping/formats.ts';
 import { openMappedSource } from './mapping/mapped-source.ts';
 import { loadMappingFile, MappingError, type Mapping } from './mapping/mapping-file.ts';
-import { csvHeaderProblems, recordSourceFor, rollFormatOf, type SourceOptions } from './record-sources.ts';
+import { readCsvHeader, recordSourceFor, rollFormatOf, type SourceOptions } from './record-sources.ts';
 import { rollsRepository, type ImportRun } from './rolls.repository.ts';
 import { ImportNotes, notesDto, type RunNotes } from './import-notes.ts';
 import { RollComparison, type ChangedRecord, type RollChanges } from './roll-changes.ts';
@@ -64,8 +64,14 @@ export interface RollInput {
   origin: RollOrigin;
   /** A mapped export is read whole when opened: its records are counted, not its bytes. */
   mapped: boolean;
-  /** The portal fields a mapping fills (a dry run lists them even when no record got a value). */
+  /**
+   * The portal fields the format, the mapping or a CSV file's columns fill (a dry run lists them even when
+   * no record got a value; `Owners.OwnerName` for an item field); undefined for a JSON Lines file, whose
+   * fields are those its records carry.
+   */
   mappedFields: string[] | undefined;
+  /** Whether the file is in the portal's own format (which has no mapping to declare a field absent in). */
+  ownFormat: boolean;
   /** Fields the mapping says the file has none of on purpose. */
   absent: string[] | undefined;
   unusedColumns: Array<{ file: string; columns: string[]; count: number }>;
@@ -133,8 +139,10 @@ export const rollImportService = {
         ]);
       const file = files[0]!;
       if (!rollFormatOf(file.name)) throw new RollInputError('roll-file', file.name, [PLAIN_FILE]);
-      const notOurs = rollFormatOf(file.name) === 'csv' ? csvHeaderProblems(file.path, file.name) : null;
-      if (notOurs) throw new RollInputError('files', 'the portal’s own format', notOurs);
+      // A CSV file's columns say which fields it gives; a JSON Lines file's records do (mappedFields).
+      const header = rollFormatOf(file.name) === 'csv' ? readCsvHeader(file.path, file.name) : null;
+      if (header && 'problems' in header)
+        throw new RollInputError('files', 'the portal’s own format', header.problems);
       return {
         source: (o = options) => recordSourceFor(file.path, file.name, o),
         fileName: file.name,
@@ -146,7 +154,8 @@ export const rollImportService = {
           dating: datingOf(reading),
         },
         mapped: false,
-        mappedFields: undefined,
+        mappedFields: header?.fields,
+        ownFormat: true,
         absent: undefined,
         unusedColumns: [],
         headerLines: [],
@@ -180,6 +189,7 @@ export const rollImportService = {
         },
         mapped: true,
         mappedFields: Object.keys(mapping.fields),
+        ownFormat: false,
         absent: mapping.absent,
         unusedColumns: input.unusedColumns,
         headerLines: input.headerLines,
@@ -215,6 +225,7 @@ export const rollImportService = {
     const compare = town ? await RollComparison.load(town.db, town.clientId) : null;
     const report = await dryRun(input.source(), {
       mappedFields: input.mappedFields,
+      ownFormat: input.ownFormat,
       absent: input.absent,
       publishesOwners: town ? await publishesOwners(town.db, town.clientId) : true,
       onRecord: (value, line) => {
@@ -311,10 +322,11 @@ export const rollImportService = {
     run: ImportRun,
     source: RecordSource,
     onProgress: (p: ImportProgress) => void,
-    options: ImportOptions & { checks?: Pick<RollInput, 'mappedFields' | 'absent'> },
+    options: ImportOptions & { checks?: Pick<RollInput, 'mappedFields' | 'absent' | 'ownFormat'> },
   ): Promise<PublishOutcome> {
     const notes = new ImportNotes({ refusalOnly: true });
-    const owners = options.checks?.mappedFields ? await publishesOwners(db, run.clientId) : true;
+    const { checks } = options;
+    const owners = checks ? await publishesOwners(db, run.clientId) : true;
     const outcome = await importRoll(
       db,
       {
@@ -330,10 +342,13 @@ export const rollImportService = {
         ...options,
         notes,
         finalProblems: () =>
-          notes.emptyFields(options.checks?.mappedFields, {
-            absent: options.checks?.absent,
-            publishesOwners: owners,
-          }),
+          checks
+            ? notes.emptyFields(checks.mappedFields, {
+                absent: checks.absent,
+                ownFormat: checks.ownFormat,
+                publishesOwners: owners,
+              })
+            : [],
       },
     );
     return { ...outcome, ...notes.summary() };

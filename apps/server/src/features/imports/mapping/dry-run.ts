@@ -20,7 +20,10 @@ export interface DryRunReport extends RunNotes {
 }
 
 export interface DryRunOptions {
+  /** The fields the format, mapping or CSV header fills; by default those the records carry (JSON Lines). */
   mappedFields?: string[];
+  /** The portal's own format: a field it has none of is left out of the file (there is no mapping). */
+  ownFormat?: boolean;
   /** Fields the mapping says the file has none of, on purpose. */
   absent?: string[];
   /** Whether the town publishes owner names (an empty owner column is then refused); default yes. */
@@ -73,6 +76,7 @@ export async function dryRun(source: RecordSource, options: DryRunOptions = {}):
   if (records === 0) report('the file holds no records');
   for (const p of notes.emptyFields(options.mappedFields, {
     absent: options.absent,
+    ownFormat: options.ownFormat ?? false,
     publishesOwners: options.publishesOwners ?? true,
   }))
     report(p);

@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { clients, importRuns } from '../apps/server/src/db/schema.ts';
 import { expectNoA11yViolations, type TrackedPage } from './support/browser.ts';
 import { setUpPortal } from './support/portal-session.ts';
-import { BRIDGTON, HARRISON, seedPublicTowns } from './support/public-fixture.ts';
-import { buildClient, createUser } from './support/seed.ts';
+import { BRIDGTON, HARRISON, harrisonParcel, seedPublicTowns } from './support/public-fixture.ts';
+import { buildClient, createUser, publishRoll } from './support/seed.ts';
 
 /*
  * Issue 38 as a realtor, a title researcher and a town clerk would meet it: numbers typed, money and
@@ -19,6 +19,21 @@ import { buildClient, createUser } from './support/seed.ts';
  */
 
 const VALUATION_DATE = '2024-04-01';
+const CASCO = { state: 'Maine', city: 'Casco' };
+const CASCO_STYLES = [
+  'Bungalow',
+  'Cape Cod',
+  'Colonial',
+  'Contemporary',
+  'Conventional',
+  'Decker',
+  'Family Duplex',
+  'Mansard',
+  'Ranch',
+  'Row End',
+  'Row Middle',
+  'Victorian',
+];
 /** What Harrison's pages say its values date from (the fixture's records give tax year 2024). */
 const HARRISON_DATES =
   /^Values as of 04\/01\/2024, fiscal year 2024 · published on this site \d\d\/\d\d\/\d{4}$/;
@@ -36,6 +51,16 @@ const portal = setUpPortal({
       .set({ valuationDate: VALUATION_DATE })
       .where(eq(importRuns.id, harrison!.activeRollId!));
     await createUser(db, { ...CLERK, roleId: 2, manages: bridgtonId });
+    // A town whose assessor records a dozen building styles (the Style filter's long list).
+    const casco = await buildClient(db, { city: CASCO.city, stateProvince: CASCO.state });
+    await publishRoll(
+      db,
+      casco.id,
+      CASCO_STYLES.map((style, i) => {
+        const parcel = harrisonParcel(i);
+        return { ...parcel, Buildings: [{ ...parcel.Buildings![0]!, BuildingType: style }] };
+      }),
+    );
     // A town on the portal whose roll has not been published yet.
     await buildClient(db, { city: EMPTY_TOWN.city, stateProvince: EMPTY_TOWN.state });
   },
@@ -458,6 +483,35 @@ describe('what the dates mean (issue 48)', () => {
       expect(await results.innerText()).toMatch(HARRISON_DATES);
       expect(await results.isVisible()).toBe(true);
       await expectNoA11yViolations(page, `results with their dates at ${width}`);
+      await page.close();
+    });
+  }
+});
+
+describe('finding a style in a long list (issue 48)', () => {
+  for (const width of [390, 768, 1024, 1280, 1920]) {
+    it(`at ${width} px: typing narrows the Style choices; the one ticked is searched`, async () => {
+      const page = await portal.open({ viewport: { width, height: 900 } });
+      await page.goto(`/${CASCO.state}/${CASCO.city}/search?sort=MapLot`);
+      await expectCount(page, 'Showing 1 to 12 of 12 results');
+      await page.getByRole('button', { name: /Advanced search/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Advanced Search' });
+      const styles = dialog.getByRole('group', { name: 'Style' });
+      const find = dialog.getByRole('searchbox', { name: 'Find a style' });
+      await find.waitFor();
+      expect(await styles.getByRole('checkbox').count()).toBe(CASCO_STYLES.length);
+      await find.fill('row');
+      await expect.poll(() => styles.getByRole('checkbox').count()).toBe(2);
+      await dialog.getByText('2 of 12 style choices shown').waitFor();
+      // USWDS draws the box on the label; the input itself is hidden.
+      await styles.getByText('Row Middle', { exact: true }).click();
+      expect(await styles.getByLabel('Row Middle').isChecked()).toBe(true);
+      await find.press('Enter');
+      expect(await dialog.isVisible()).toBe(true);
+      await expectNoA11yViolations(page, `style list narrowed at ${width}`);
+      await dialog.getByRole('button', { name: 'Search', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await expectCount(page, 'Showing 1 to 1 of 1 result');
       await page.close();
     });
   }

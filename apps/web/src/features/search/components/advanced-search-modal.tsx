@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { Modal } from '@/components/ui/modal';
+import { filterBy } from '@/utils/filter';
 import { useLandBuilding } from '../api/get-land-building';
 import { numberError, rangeError, type NumberRule } from '../utils/filter-input';
 import {
@@ -271,6 +272,9 @@ function Field({
   );
 }
 
+/** A list longer than this gets a box that narrows it as one types (a town may record dozens of styles). */
+const FILTER_FROM = 8;
+
 function CheckboxGroup({
   id,
   legend,
@@ -290,6 +294,11 @@ function CheckboxGroup({
   loading?: boolean;
   failed?: boolean;
 }) {
+  const [query, setQuery] = useState('');
+  const long = options.length > FILTER_FROM;
+  // What is ticked stays in view whatever is typed: the box narrows the choices, not the search.
+  const matching = new Set(long ? filterBy(options, query, (o) => labels?.[o] ?? o) : options);
+  const shown = options.filter((o) => matching.has(o) || selected.includes(o));
   return (
     <fieldset className="usa-fieldset opp-advanced__checks">
       <legend className="usa-legend opp-advanced__sublegend">{legend}</legend>
@@ -298,17 +307,42 @@ function CheckboxGroup({
       {!loading && !failed && options.length === 0 ? (
         <p className="opp-muted">None recorded for this town.</p>
       ) : null}
+      {long ? (
+        <div className="opp-advanced__find">
+          <label className="usa-label" htmlFor={`${id}-find`}>
+            Find a {legend.toLowerCase()}
+          </label>
+          <input
+            className="usa-input"
+            id={`${id}-find`}
+            type="search"
+            autoComplete="off"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            // Enter here narrows the list; it does not run the search.
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') e.preventDefault();
+            }}
+            aria-describedby={`${id}-found`}
+          />
+          <p id={`${id}-found`} className="opp-muted" aria-live="polite">
+            {query.trim()
+              ? `${shown.length} of ${options.length} ${legend.toLowerCase()} choices shown`
+              : `${options.length} choices`}
+          </p>
+        </div>
+      ) : null}
       <div className="opp-advanced__checklist">
-        {options.map((o, i) => (
+        {shown.map((o) => (
           <div key={o} className="usa-checkbox">
             <input
               className="usa-checkbox__input"
-              id={`${id}-${i}`}
+              id={`${id}-${options.indexOf(o)}`}
               type="checkbox"
               checked={selected.includes(o)}
               onChange={() => onToggle(o)}
             />
-            <label className="usa-checkbox__label" htmlFor={`${id}-${i}`}>
+            <label className="usa-checkbox__label" htmlFor={`${id}-${options.indexOf(o)}`}>
               {labels?.[o] ?? o}
             </label>
           </div>

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { zip as zipShapefile } from '@mapbox/shp-write';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../db/database.ts';
@@ -227,5 +229,54 @@ describe('portal parcels import', () => {
     expect(await layerOf('Casco')).toEqual([
       { file_name: 'smaller.geojson', key_field: 'MapLot', shapes: 1 },
     ]);
+  }, 240_000);
+
+  it('names the features of a Shapefile whose positions are not numbers or cannot be projected by its .prj', async () => {
+    expect((await portal(['client', 'add', '--state', 'ME', '--city', 'Bridgton'])).code).toBe(0);
+    const roll = file(
+      'bridgton.jsonl',
+      ['1-1', '1-2', '1-3']
+        .map((m, i) =>
+          JSON.stringify({ Account: String(i + 1), MapLot: m, Owners: [{ OwnerName: `O ${i}` }] }),
+        )
+        .join('\n'),
+    );
+    expect((await portal(['import', '--state', 'ME', '--city', 'Bridgton', roll])).code).toBe(0);
+    // Metres from 72° W, 42.5° N: the second square has a corner that is not a number, the third lies
+    // 100,000 km out, where the projection has no longitude.
+    const prj =
+      'PROJCS["Test TM",GEOGCS["NAD83",DATUM["North_American_Datum_1983",SPHEROID["GRS 1980",6378137,298.257222101]],' +
+      'PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],' +
+      'PARAMETER["latitude_of_origin",42.5],PARAMETER["central_meridian",-72],PARAMETER["scale_factor",0.9999],' +
+      'PARAMETER["false_easting",0],PARAMETER["false_northing",0],UNIT["metre",1]]';
+    const square = (x: number, y: number, corner = x + 100) => [
+      [
+        [x, y],
+        [corner, y],
+        [x + 100, y + 100],
+        [x, y],
+      ],
+    ];
+    const zipped = await zipShapefile<'nodebuffer'>(
+      {
+        type: 'FeatureCollection',
+        features: [square(0, 0), square(200, 0, NaN), square(1e8, 1e8)].map((coordinates, i) => ({
+          type: 'Feature',
+          properties: { MAP_LOT: `1-${i + 1}` },
+          geometry: { type: 'Polygon', coordinates },
+        })),
+      } as never,
+      { prj, outputType: 'nodebuffer', compression: 'DEFLATE' },
+    );
+    const layer = file('bridgton.zip', '');
+    fs.writeFileSync(layer, zipped);
+    const refused = await portal(['parcels', 'import', '--state', 'ME', '--city', 'Bridgton', layer]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('feature 2 (MAP_LOT 1-2) has a position that is not a pair of numbers');
+    expect(refused.stderr).toContain(
+      "feature 3 (MAP_LOT 1-3) has a position its .prj cannot turn into longitude/latitude (100000000, 100000000): is the .prj the layer's own?",
+    );
+    expect(refused.stderr).toMatch(/bridgton\.zip was rejected: 2 problems\. Nothing was changed\.\n$/);
+    expect(await layerOf('Bridgton')).toEqual([]);
   }, 240_000);
 });

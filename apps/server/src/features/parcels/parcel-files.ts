@@ -19,6 +19,8 @@ export interface SourceFeature {
   n: number;
   properties: Record<string, unknown>;
   geometry: unknown;
+  /** Why its geometry cannot be used, found while reading it (a position its .prj cannot project). */
+  problem?: string;
 }
 
 /** A file that is not a parcel layer at all (the message is for the person who chose it). */
@@ -171,7 +173,20 @@ async function readZippedShapefile(bytes: Buffer, name: string): Promise<SourceF
         `${name}: the coordinate system in its .prj file is not understood: ${(err as Error).message}`,
       );
     }
-    for (const f of features) f.geometry = reproject(f.geometry, toWgs84);
+    for (const f of features) {
+      // A pair of numbers the projection has no longitude/latitude for (far outside its zone) comes out
+      // infinite: the feature is named with the position as the file has it, as a problem of its own.
+      let unprojectable: number[] | null = null;
+      f.geometry = reproject(f.geometry, (p) => {
+        const q = toWgs84(p);
+        if (!unprojectable && Number.isFinite(p[0]) && Number.isFinite(p[1]))
+          if (!Number.isFinite(q[0]) || !Number.isFinite(q[1])) unprojectable = p;
+        return q;
+      });
+      const at = unprojectable as number[] | null;
+      if (at)
+        f.problem = `has a position its .prj cannot turn into longitude/latitude (${at[0]}, ${at[1]}): is the .prj the layer's own?`;
+    }
   }
   return features;
 }

@@ -245,7 +245,7 @@ export async function importParcelLayer(
   for (const f of features) {
     const key = keyText(f, property);
     const name = `feature ${f.n}${key ? ` (${property} ${key})` : ''}`;
-    const cleaned = cleanPolygons(f.geometry);
+    const cleaned = f.problem ? { ok: false as const, problem: f.problem } : cleanPolygons(f.geometry);
     if (!cleaned.ok) {
       problems.add(`${name} ${cleaned.problem}`);
       continue;

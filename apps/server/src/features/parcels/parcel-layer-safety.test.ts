@@ -369,6 +369,13 @@ async function deflatedZeros(megabytes: number): Promise<Buffer> {
   return Buffer.concat(out);
 }
 
+/** A transverse Mercator .prj (metres from 72° W, 42.5° N): a position 100,000 km out has no longitude. */
+const TRANSVERSE_MERCATOR =
+  'PROJCS["Test TM",GEOGCS["NAD83",DATUM["North_American_Datum_1983",SPHEROID["GRS 1980",6378137,298.257222101]],' +
+  'PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433]],PROJECTION["Transverse_Mercator"],' +
+  'PARAMETER["latitude_of_origin",42.5],PARAMETER["central_meridian",-72],PARAMETER["scale_factor",0.9999],' +
+  'PARAMETER["false_easting",0],PARAMETER["false_northing",0],UNIT["metre",1]]';
+
 describe('files that are not what they claim', () => {
   it('answers 400 with a clear message for malformed TopoJSON', async () => {
     const client = await town([record('1', '1-1')]);
@@ -456,6 +463,35 @@ describe('files that are not what they claim', () => {
     expect(answer.json<ParcelLayerReport>().Problems.First[0]).toBe(
       'feature 1 (MapLot A-1) has a position that is not a pair of numbers',
     );
+  });
+
+  it('names the feature whose position its .prj cannot project (422), and changes nothing', async () => {
+    const client = await town([record('1', 'A-1'), record('2', 'A-2')]);
+    const square = (x: number, y: number) => [
+      [
+        [x, y],
+        [x + 100, y],
+        [x + 100, y + 100],
+        [x, y],
+      ],
+    ];
+    const bytes = await zipShapefile<'nodebuffer'>(
+      {
+        type: 'FeatureCollection',
+        features: [square(0, 0), square(1e8, 1e8)].map((coordinates, i) => ({
+          type: 'Feature',
+          properties: { MapLot: `A-${i + 1}` },
+          geometry: { type: 'Polygon', coordinates },
+        })),
+      } as never,
+      { prj: TRANSVERSE_MERCATOR, outputType: 'nodebuffer', compression: 'DEFLATE' },
+    );
+    const answer = await upload(client.id, bytes, 'far.zip');
+    expect(answer.statusCode).toBe(422);
+    expect(answer.json<ParcelLayerReport>().Problems.First).toEqual([
+      "feature 2 (MapLot A-2) has a position its .prj cannot turn into longitude/latitude (100000000, 100000000): is the .prj the layer's own?",
+    ]);
+    expect(await parcelsRepository.findLayer(ctx.db, client.id)).toBeNull();
   });
 
   it('refuses a zip bomb fast, before or while inflating it, and keeps answering', async () => {

@@ -16,12 +16,13 @@ import { createUser } from './support/seed.ts';
 /*
  * Every page at every width from a small phone to a desktop (issue 38): nothing outside the viewport,
  * no table clipped (a table too wide scrolls inside its own region), the login form a proper width,
- * admin Edit/Delete on screen at 375 px, and axe-core still clean. With E2E_SCREENSHOTS=1 (or
- * SCREENS_DIR set), screenshots of each page at 375, 800, 1,024 and 1,280 px go to $SCREENS_DIR (or
+ * admin Edit/Delete on screen at 375 px, no button or column header of the admin pages broken inside a
+ * word ("Edi/t", "I/D"; issue 48), and axe-core still clean. With E2E_SCREENSHOTS=1 (or SCREENS_DIR
+ * set), screenshots of each page at 375, 800, 1,024 and 1,280 px go to $SCREENS_DIR (or
  * e2e/artifacts/screenshots) to be looked at.
  */
 
-const ALL_WIDTHS = [320, 375, 600, 768, 800, 1024, 1280, 1920];
+const ALL_WIDTHS = [320, 375, 390, 600, 768, 800, 1024, 1280, 1920];
 /** LAYOUT_WIDTHS=375,800 runs only those (while working on one layout). */
 const WIDTHS = process.env.LAYOUT_WIDTHS ? process.env.LAYOUT_WIDTHS.split(',').map(Number) : ALL_WIDTHS;
 const SCREENSHOT_WIDTHS = new Set<number>([375, 800, 1024, 1280]);
@@ -104,6 +105,40 @@ async function sidewaysRegions(page: Page): Promise<string[]> {
   );
 }
 
+/**
+ * Words of buttons, tab links and column headers that the layout breaks across lines ("Edi" above "t"),
+ * each with where it is. Breaking between words, or after a hyphen or slash, is allowed.
+ */
+async function brokenWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const targets = document.querySelectorAll(
+      'main thead th, main button, main .usa-button, main nav a, main [role="tab"]',
+    );
+    for (const el of Array.from(targets)) {
+      if (el.getBoundingClientRect().width === 0) continue;
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement?.closest('.opp-visually-hidden, .usa-sr-only')) continue;
+        const text = node.textContent ?? '';
+        for (const word of text.matchAll(/[^\s\-/–—]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const lines = new Set(
+            Array.from(range.getClientRects())
+              .filter((r) => r.width > 0)
+              .map((r) => Math.round(r.bottom)),
+          );
+          if (lines.size > 1)
+            found.push(`"${word[0]}" in ${el.tagName.toLowerCase()} "${el.textContent?.trim()}"`);
+        }
+      }
+    }
+    return found;
+  });
+}
+
 async function shoot(page: Page, name: string, width: number) {
   if (!SCREENSHOT_WIDTHS.has(width) || !(SCREENSHOTS_WANTED || process.env.SCREENS_DIR)) return;
   fs.mkdirSync(SCREENS_DIR, { recursive: true });
@@ -135,6 +170,8 @@ describe('every page at every width', () => {
     expect(await outsideViewport(page), `${label}: content outside the viewport`).toEqual([]);
     if (AXE_WIDTHS.has(width)) await expectNoA11yViolations(page, label);
   };
+  const expectWholeWords = async (page: Page, label: string) =>
+    expect(await brokenWords(page), `${label}: words broken across lines`).toEqual([]);
 
   for (const width of WIDTHS) {
     it(`at ${width} px`, async () => {
@@ -186,6 +223,7 @@ describe('every page at every width', () => {
       await townAdmin.getByRole('button', { name: `Edit ${OTHER_ADMIN.username}` }).waitFor();
       await settle(townAdmin);
       await expectInside(townAdmin, `town admin at ${width}`, width);
+      await expectWholeWords(townAdmin, `town admin at ${width}`);
       expect(await sidewaysRegions(townAdmin), `town admin at ${width}`).toEqual([]);
       // Every row's Edit and Delete are on screen (not scrolled off to the right of a table).
       for (const button of await townAdmin.getByRole('button', { name: /^(Edit|Delete) / }).all()) {
@@ -196,11 +234,34 @@ describe('every page at every width', () => {
 
       await provider.goto('/admin');
       await provider.getByRole('heading', { name: 'Provider console' }).waitFor();
-      await provider.getByRole('button', { name: /^Edit Harrison/ }).waitFor();
+      await provider.getByRole('link', { name: /^Edit Harrison/ }).waitFor();
       await settle(provider);
       await expectInside(provider, `provider console at ${width}`, width);
+      await expectWholeWords(provider, `provider console at ${width}`);
       expect(await sidewaysRegions(provider), `provider console at ${width}`).toEqual([]);
       await shoot(provider, 'provider-console', width);
+
+      // The client's page (issue 48): its details, then its roll publishing with the history's table.
+      await provider.getByRole('link', { name: /^Edit Harrison/ }).click();
+      await provider.getByRole('button', { name: 'Update' }).waitFor();
+      await settle(provider);
+      await expectInside(provider, `client page at ${width}`, width);
+      await expectWholeWords(provider, `client page at ${width}`);
+      // Delete says so in words, away from Update.
+      const remove = provider.getByRole('button', { name: /^Delete Harrison/ });
+      expect(await remove.innerText()).toMatch(/^Delete Harrison/);
+      const update = (await provider.getByRole('button', { name: 'Update' }).boundingBox())!;
+      const del = (await remove.boundingBox())!;
+      expect(del.y, 'Delete sits below the form, not beside Update').toBeGreaterThan(
+        update.y + update.height,
+      );
+      await shoot(provider, 'client-page', width);
+      await provider.getByRole('link', { name: 'Roll publishing' }).click();
+      await provider.getByRole('heading', { name: 'Import history' }).waitFor();
+      await settle(provider);
+      await expectInside(provider, `client roll publishing at ${width}`, width);
+      await expectWholeWords(provider, `client roll publishing at ${width}`);
+      await shoot(provider, 'client-roll', width);
     });
   }
 

@@ -48,9 +48,10 @@ describe('parcel layer in the provider console', () => {
       await page.getByLabel('Password').fill(ADMIN.password);
       await page.getByLabel('Password').press('Enter');
       await page.getByRole('heading', { name: 'Provider console' }).waitFor();
-      await page.getByRole('button', { name: `Edit ${TOWN}, Maine` }).click();
-      const settings = page.getByRole('dialog', { name: `Settings for: ${TOWN}` });
-      const section = settings
+      await page.getByRole('link', { name: `Edit ${TOWN}, Maine` }).click();
+      await page.getByRole('link', { name: 'Parcel layer' }).click();
+      const section = page
+        .getByRole('main')
         .locator('section')
         .filter({ has: page.getByRole('heading', { name: 'Parcel layer' }) });
       await section.getByText(/^Live: millbrook-2024\.geojson, 4 parcel shapes, loaded /).waitFor();

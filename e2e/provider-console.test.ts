@@ -108,12 +108,14 @@ describe('provider console', () => {
     expect(await row.getByRole('cell').nth(1).textContent()).toBe('0');
   });
 
-  it('publishes a roll for it and shows the new parcel count and date in the list', async () => {
-    await page.getByRole('button', { name: `Edit ${TOWN}, Maine` }).click();
-    const settings = dialog(`Settings for: ${TOWN}`);
-    await settings.waitFor();
+  it('publishes a roll for it on the client’s own page, then shows the new parcel count and date in the list', async () => {
+    await page.getByRole('link', { name: `Edit ${TOWN}, Maine` }).click();
+    await page.getByRole('heading', { level: 1, name: `Settings for: ${TOWN}` }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/admin\/clients\/\d+$/);
+    await page.getByRole('link', { name: 'Roll publishing' }).click();
+    const settings = page.getByRole('main');
     await settings.getByText('No roll has been published for this client yet.').waitFor();
-    await expectNoA11yViolations(page, 'client settings modal');
+    await expectNoA11yViolations(page, 'client page, roll publishing');
     await settings.getByLabel('Roll file').setInputFiles({
       name: 'pinecrest-2025.jsonl',
       mimeType: 'application/x-ndjson',
@@ -121,17 +123,25 @@ describe('provider console', () => {
     });
     await settings.getByRole('button', { name: 'Preview roll' }).click();
     await settings.getByRole('heading', { name: 'Preview: nothing is published yet' }).waitFor();
+    // The publish carries the preview's count: the run knows its total from the start.
+    const started = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && /\/api\/rolls\/\d+$/.test(new URL(r.url()).pathname),
+    );
     await settings.getByRole('button', { name: 'Confirm publish' }).click();
+    expect(await (await started).json()).toMatchObject({ ExpectedRecords: 3 });
     await settings
       .getByText('Published 3 records from pinecrest-2025.jsonl.', { exact: true })
       .last()
       .waitFor();
     await settings.getByRole('cell', { name: 'pinecrest-2025.jsonl' }).waitFor();
     expect(await settings.getByRole('cell', { name: ADMIN.username }).count()).toBeGreaterThan(0);
-    await expectNoA11yViolations(page, 'client settings after publishing');
+    await expectNoA11yViolations(page, 'client page after publishing');
     await screenshot(page, 'provider-console-published');
-    await page.keyboard.press('Escape');
-    await settings.waitFor({ state: 'detached' });
+    // Back returns through the tabs to the list, as any page would.
+    await page.goBack();
+    await page.getByRole('button', { name: 'Update' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Provider console' }).waitFor();
 
     const row = clientRow(TOWN);
     await row.getByRole('cell', { name: '3', exact: true }).waitFor();
@@ -173,9 +183,9 @@ describe('provider console', () => {
   });
 
   it('edits its settings: denying images disables and clears Picture Level', async () => {
-    await page.getByRole('button', { name: `Edit ${TOWN}, Maine` }).click();
-    const settings = dialog(`Settings for: ${TOWN}`);
-    await settings.waitFor();
+    await page.getByRole('link', { name: `Edit ${TOWN}, Maine` }).click();
+    const settings = page.getByRole('main');
+    await settings.getByRole('heading', { level: 1, name: `Settings for: ${TOWN}` }).waitFor();
     const picture = settings.getByLabel('Picture Level');
     expect(await picture.inputValue()).toBe('Per Property');
     await choose(settings, 'Allows Image', 'Deny');
@@ -183,11 +193,11 @@ describe('provider console', () => {
     expect(await picture.inputValue()).toBe('');
     await settings.getByRole('button', { name: 'Update' }).click();
     await page.getByText('Client saved').waitFor();
-    await settings.waitFor({ state: 'detached' });
 
-    await page.getByRole('button', { name: `Edit ${TOWN}, Maine` }).click();
-    const again = dialog(`Settings for: ${TOWN}`);
-    await again.waitFor();
+    // The page's address opens it again as saved, as a bookmark or a shared link would.
+    await page.reload();
+    const again = page.getByRole('main');
+    await again.getByRole('heading', { level: 1, name: `Settings for: ${TOWN}` }).waitFor();
     expect(
       await again
         .getByRole('group', { name: 'Allows Image' })
@@ -195,8 +205,11 @@ describe('provider console', () => {
         .isChecked(),
     ).toBe(true);
     expect(await again.getByLabel('Picture Level').inputValue()).toBe('');
-    await again.getByRole('button', { name: 'Close' }).click();
-    await again.waitFor({ state: 'detached' });
+    await page
+      .getByRole('navigation', { name: 'Breadcrumbs' })
+      .getByRole('link', { name: 'Provider console' })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Provider console' }).waitFor();
   });
 
   it('adds and edits a provider admin', async () => {
@@ -235,9 +248,9 @@ describe('provider console', () => {
   });
 
   it('deletes the test client after a confirmation naming it', async () => {
-    await page.getByRole('button', { name: `Edit ${TOWN}, Maine` }).click();
-    const settings = dialog(`Settings for: ${TOWN}`);
-    await settings.waitFor();
+    await page.getByRole('link', { name: `Edit ${TOWN}, Maine` }).click();
+    const settings = page.getByRole('main');
+    await settings.getByRole('heading', { level: 1, name: `Settings for: ${TOWN}` }).waitFor();
     await settings.getByRole('button', { name: `Delete ${TOWN}` }).click();
     const confirm = dialog(`Delete ${TOWN}, Maine?`);
     await confirm.waitFor();

@@ -40,6 +40,10 @@ const routes = [
   { path: paths.home.path, module: home },
   { path: paths.providerAdmin.path, module: admin(() => import('./routes/provider-admin/console')) },
   {
+    path: paths.providerClient.path,
+    module: admin(() => import('./routes/provider-admin/client')),
+  },
+  {
     path: securityPaths.provider.path,
     module: admin(() => import('./routes/provider-admin/security')),
   },

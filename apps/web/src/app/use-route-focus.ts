@@ -5,8 +5,13 @@ import { paths } from '@/config/paths';
 /** How long after a move the new page's heading is waited for (its record may still be loading). */
 const WAIT_MS = 10_000;
 
-/** The town and search addresses of one town show one screen: moving between them is no new page. */
-function townOf(pathname: string): string | null {
+/**
+ * Addresses that show one screen, so moving between them is no new page: the town and search addresses
+ * of one town, and the tabs of one client's page in the provider console (focus stays on the tab).
+ */
+function screenOf(pathname: string): string | null {
+  const client = matchPath(paths.providerClient.path, pathname);
+  if (client) return `client:${client.params.clientId}`;
   const m = matchPath(paths.search.path, pathname) ?? matchPath(paths.town.path, pathname);
   return m ? `${m.params.state}/${m.params.city}`.toLowerCase() : null;
 }
@@ -38,8 +43,8 @@ export function useRouteFocus(): string {
     const from = previous.current;
     previous.current = pathname;
     if (from === null || from === pathname) return;
-    const town = townOf(pathname);
-    if (town !== null && town === townOf(from)) return;
+    const screen = screenOf(pathname);
+    if (screen !== null && screen === screenOf(from)) return;
 
     // Until the visitor acts: a heading replaced or rewritten as the record arrives is focused and
     // announced anew (the old record's heading may be shown for a moment).

@@ -17,4 +17,10 @@ export const paths = {
     getHref: (state: string, city: string) => `/${seg(state)}/${seg(city)}/admin`,
   },
   providerAdmin: { path: '/admin', getHref: () => '/admin' },
+  /** A client's own page in the provider console; `section` is one of its tabs (the first when left out). */
+  providerClient: {
+    path: '/admin/clients/:clientId/:section?',
+    getHref: (clientId: number, section?: string) =>
+      `/admin/clients/${clientId}${section ? `/${seg(section)}` : ''}`,
+  },
 } as const;

@@ -7,9 +7,9 @@ export function ClientContacts({ clientId }: { clientId: number }) {
   const contacts = useClientContacts(clientId);
   return (
     <section aria-labelledby={`${id}-heading`} className="margin-top-4">
-      <h3 id={`${id}-heading`} className="margin-bottom-1">
+      <h2 id={`${id}-heading`} className="margin-bottom-1">
         Contacts
-      </h3>
+      </h2>
       {contacts.isPending ? <p>Loading…</p> : null}
       {contacts.isError ? <p className="usa-error-message">The contacts could not be loaded.</p> : null}
       {contacts.data && contacts.data.length === 0 ? <p>This client has no contacts yet.</p> : null}

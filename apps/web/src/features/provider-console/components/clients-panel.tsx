@@ -1,11 +1,11 @@
-import { useId, useMemo, useRef, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { Alert } from '@/components/ui/alert';
-import { MODAL_EXIT_MS } from '@/components/ui/modal';
+import { paths } from '@/config/paths';
 import { stateAbbreviation, type PublicClient } from '@opp/contracts';
 import { useClients } from '../api/get-clients';
 import { formatCount, formatDate } from '@/utils/format';
 import { ClientCreateModal } from './client-create-modal';
-import { ClientSettingsModal } from './client-settings-modal';
 
 const byCity = (a: PublicClient, b: PublicClient) =>
   a.City.localeCompare(b.City, 'en-US', { sensitivity: 'base' }) ||
@@ -19,24 +19,23 @@ function matches(c: PublicClient, q: string) {
   );
 }
 
-/** Spec §2 client list: Client, ID, Parcels, Date Last Updated; sorted by City; Edit per row; Add; filter. */
+/**
+ * Spec §2 client list: Client, ID, Parcels, Date Last Updated; sorted by City; Add; filter. Each row's
+ * Edit opens the client's own page (issue 48: a page, not a modal).
+ */
 export function ClientsPanel() {
   const id = useId();
   const clients = useClients();
   const [filter, setFilter] = useState('');
   const [creating, setCreating] = useState(false);
-  const [editingId, setEditingId] = useState<number | null>(null);
-  const headingRef = useRef<HTMLHeadingElement>(null);
 
   const all = useMemo(() => [...(clients.data ?? [])].sort(byCity), [clients.data]);
   const shown = useMemo(() => all.filter((c) => matches(c, filter)), [all, filter]);
-  // The modal follows the list, so a published roll's new count shows in the open settings too.
-  const editing = editingId === null ? null : (all.find((c) => c.ClientID === editingId) ?? null);
 
   return (
     <section aria-labelledby={`${id}-heading`} className="opp-panel">
       <div className="opp-panel__header">
-        <h2 id={`${id}-heading`} className="margin-0" ref={headingRef} tabIndex={-1}>
+        <h2 id={`${id}-heading`} className="margin-0">
           Clients
         </h2>
         <button
@@ -102,14 +101,13 @@ export function ClientsPanel() {
                 <td data-label="Parcels">{formatCount(c.ParcelCount)}</td>
                 <td data-label="Date Last Updated">{formatDate(c.LastUpdated)}</td>
                 <td>
-                  <button
-                    type="button"
+                  <Link
                     className="usa-button usa-button--outline usa-button--small"
                     aria-label={`Edit ${c.City}, ${c.StateProvince}`}
-                    onClick={() => setEditingId(c.ClientID)}
+                    to={paths.providerClient.getHref(c.ClientID)}
                   >
                     Edit
-                  </button>
+                  </Link>
                 </td>
               </tr>
             ))}
@@ -122,12 +120,6 @@ export function ClientsPanel() {
         </table>
       ) : null}
       <ClientCreateModal open={creating} onClose={() => setCreating(false)} />
-      <ClientSettingsModal
-        client={editing}
-        onClose={() => setEditingId(null)}
-        // Once the modal has handed focus back (to a row that is going away), land on the list.
-        onDeleted={() => setTimeout(() => headingRef.current?.focus(), MODAL_EXIT_MS + 50)}
-      />
     </section>
   );
 }

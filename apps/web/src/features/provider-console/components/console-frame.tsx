@@ -32,7 +32,7 @@ export function ConsoleFrame({ providerName, username, securityHref, children }:
         onLogout={() => void handleLogout()}
         securityHref={securityHref}
       />
-      <main id="main-content" tabIndex={-1} className="opp-console__main grid-container">
+      <main id="main-content" tabIndex={-1} className="opp-console__main grid-container-widescreen">
         {children}
       </main>
     </div>

@@ -62,9 +62,9 @@ export function ImportHistory({ clientId }: { clientId: number }) {
   const runs = useRollRuns(clientId);
   return (
     <section aria-labelledby={`${id}-heading`} className="margin-top-4">
-      <h3 id={`${id}-heading`} className="margin-bottom-1">
+      <h2 id={`${id}-heading`} className="margin-bottom-1">
         Import history
-      </h3>
+      </h2>
       {runs.isPending ? <p>Loading…</p> : null}
       {runs.isError ? <p className="usa-error-message">The import history could not be loaded.</p> : null}
       {runs.data && runs.data.length === 0 ? <p>No roll has been published for this client yet.</p> : null}

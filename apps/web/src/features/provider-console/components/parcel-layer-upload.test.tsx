@@ -1,9 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import toast from 'react-hot-toast';
 import type { ParcelLayerReport } from '@opp/contracts';
-import { fakeApi, makeClient, provider, renderConsole, signInAs } from '../testing/console-test-kit';
+import {
+  fakeApi,
+  makeClient,
+  openClientPage,
+  provider,
+  renderConsole,
+  signInAs,
+} from '../testing/console-test-kit';
 
 const client = makeClient({ ClientID: 3, City: 'Augusta', ParcelCount: 2 });
 
@@ -74,9 +81,8 @@ afterEach(() => {
 });
 
 async function openSettings() {
-  await userEvent.setup().click(await screen.findByRole('button', { name: 'Edit Augusta, Maine' }));
-  const dialog = await screen.findByRole('dialog', { name: 'Settings for: Augusta' });
-  return within(within(dialog).getByRole('heading', { name: 'Parcel layer' }).closest('section')!);
+  const page = await openClientPage('Augusta', 'Maine', 'Parcel layer');
+  return within((await within(page).findByRole('heading', { name: 'Parcel layer' })).closest('section')!);
 }
 
 describe('Parcel layer', () => {

@@ -81,9 +81,9 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
 
   return (
     <section aria-labelledby={`${id}-heading`} className="margin-top-4">
-      <h3 id={`${id}-heading`} className="margin-bottom-1">
+      <h2 id={`${id}-heading`} className="margin-bottom-1">
         Parcel layer
-      </h3>
+      </h2>
       <p className="usa-hint margin-top-0">
         The parcels’ shapes for the map and abutters lists: a GeoJSON, TopoJSON or zipped Shapefile (with its
         .prj) of at most {MAX_SIZE_TEXT}. The file is checked first; {client.City}’s map changes only when you
@@ -162,7 +162,7 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
             <Alert
               type="error"
               slim={false}
-              heading={<h4 className="usa-alert__heading">{step.report.FileName} cannot be used</h4>}
+              heading={<h3 className="usa-alert__heading">{step.report.FileName} cannot be used</h3>}
               text={
                 <>
                   {step.report.RecordsMatched === 0 ? (
@@ -200,10 +200,10 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
               type="warning"
               slim={false}
               heading={
-                <h4 className="usa-alert__heading">
+                <h3 className="usa-alert__heading">
                   {plural(step.report.Loss.RecordsOnMapNow - step.report.Loss.RecordsOnMapAfter, 'record')}{' '}
                   would leave the map
-                </h4>
+                </h3>
               }
               text={
                 <>
@@ -326,7 +326,7 @@ function JoinReport({ report }: { report: ParcelLayerReport }) {
   ];
   return (
     <div className="margin-y-2">
-      <h4 className="margin-bottom-1">Join report for {report.FileName}</h4>
+      <h3 className="margin-bottom-1">Join report for {report.FileName}</h3>
       <ul className="usa-list">
         <li>
           Key property: {report.Property}

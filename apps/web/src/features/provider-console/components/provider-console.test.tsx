@@ -8,6 +8,7 @@ import {
   errorBody,
   fakeApi,
   makeClient,
+  openClientPage,
   provider,
   renderConsole,
   signInAs,
@@ -172,7 +173,10 @@ describe('client list', () => {
         }),
       ),
     ).toBeTruthy();
-    expect(within(rows[0]!).getByRole('button', { name: 'Edit Augusta, Maine' })).toBeTruthy();
+    // Edit leads to the client's own page.
+    expect(within(rows[0]!).getByRole('link', { name: 'Edit Augusta, Maine' }).getAttribute('href')).toBe(
+      '/admin/clients/3',
+    );
 
     await user().type(screen.getByLabelText('Filter clients'), 'nh');
     const filtered = within(table).getAllByRole('row').slice(1);
@@ -296,36 +300,74 @@ describe('client creation modal', () => {
   });
 });
 
-describe('client settings modal', () => {
-  async function openSettings() {
-    await user().click(await screen.findByRole('button', { name: 'Edit Augusta, Maine' }));
-    return screen.findByRole('dialog', { name: 'Settings for: Augusta' });
-  }
+describe('a client’s page', () => {
+  const openSettings = (section?: string) => openClientPage('Augusta', 'Maine', section);
 
-  it('is prefilled, lists the contacts, and Update sends the fields and toasts Client saved', async () => {
+  it('is prefilled, and Update sends the fields and toasts Client saved; contacts and history have their own tabs', async () => {
     const api = baseApi({
       'PATCH /api/client/3': () => ({ status: 200, body: makeClient({ ClientID: 3, City: 'Augusta' }) }),
     });
     signInAs(provider);
-    renderConsole();
-    const dialog = await openSettings();
-    expect((within(dialog).getByLabelText(/^Client Name/) as HTMLInputElement).value).toBe('Augusta');
-    expect((within(dialog).getByLabelText('Payment Link') as HTMLInputElement).value).toBe(
+    const { router } = renderConsole();
+    const page = await openSettings();
+    // A page of its own, not a dialog over the list.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(router.state.location.pathname).toBe('/admin/clients/3');
+    expect((within(page).getByLabelText(/^Client Name/) as HTMLInputElement).value).toBe('Augusta');
+    expect((within(page).getByLabelText('Payment Link') as HTMLInputElement).value).toBe(
       'https://pay.example.gov/harrison?acct=',
     );
-    expect((within(dialog).getByRole('radio', { name: 'Production' }) as HTMLInputElement).checked).toBe(
-      true,
-    );
-    expect(await within(dialog).findByText('Assessor')).toBeTruthy();
-    expect(within(dialog).getByText('No roll has been published for this client yet.')).toBeTruthy();
+    expect((within(page).getByRole('radio', { name: 'Production' }) as HTMLInputElement).checked).toBe(true);
 
-    const [imageDeny] = within(dialog).getAllByRole('radio', { name: 'Deny' });
+    const [imageDeny] = within(page).getAllByRole('radio', { name: 'Deny' });
     await user().click(imageDeny!);
-    expect((within(dialog).getByLabelText('Picture Level') as HTMLInputElement).value).toBe('');
-    await user().click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect((within(page).getByLabelText('Picture Level') as HTMLInputElement).value).toBe('');
+    await user().click(within(page).getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Client saved')).toBeTruthy();
     const patch = api.calls.find((c) => c.method === 'PATCH')!;
     expect(patch.body).toMatchObject({ City: 'Augusta', AllowsImage: false, PictureLevel: '' });
+
+    await user().click(within(page).getByRole('link', { name: 'Contacts' }));
+    expect(await within(page).findByText('Assessor')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/admin/clients/3/contacts');
+    await user().click(within(page).getByRole('link', { name: 'Roll publishing' }));
+    expect(await within(page).findByText('No roll has been published for this client yet.')).toBeTruthy();
+  });
+
+  it('has an address of its own for each tab: opened directly, Back and the breadcrumb return', async () => {
+    baseApi();
+    signInAs(provider);
+    const { router } = renderConsole('/admin/clients/3/roll');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings for: Augusta' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Publish roll' })).toBeTruthy();
+    const tabs = screen.getByRole('navigation', { name: 'Settings for Augusta' });
+    expect(within(tabs).getByRole('link', { name: 'Roll publishing' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    expect(within(tabs).getByRole('link', { name: 'Details' }).getAttribute('href')).toBe('/admin/clients/3');
+    await user().click(within(tabs).getByRole('link', { name: 'Parcel layer' }));
+    expect(await screen.findByRole('heading', { name: 'Parcel layer' })).toBeTruthy();
+    // Focus stays on the tab that was chosen (the page is the same one).
+    expect(document.activeElement).toBe(within(tabs).getByRole('link', { name: 'Parcel layer' }));
+    await router.navigate(-1);
+    expect(await screen.findByRole('heading', { name: 'Publish roll' })).toBeTruthy();
+    await user().click(
+      within(screen.getByRole('navigation', { name: 'Breadcrumbs' })).getByRole('link', {
+        name: 'Provider console',
+      }),
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Provider console' })).toBeTruthy();
+  });
+
+  it('says so for a client that does not exist, and an unknown tab shows the first', async () => {
+    baseApi();
+    signInAs(provider);
+    const { router } = renderConsole('/admin/clients/99');
+    expect(await screen.findByRole('heading', { level: 1, name: 'No such client' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the list of clients' })).toBeTruthy();
+    await router.navigate('/admin/clients/3/nonsense');
+    expect(await screen.findByRole('button', { name: 'Update' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/admin/clients/3');
   });
 
   it('withholds owner names (issue 39): name search is then off too, and Update sends both', async () => {
@@ -337,14 +379,14 @@ describe('client settings modal', () => {
     });
     signInAs(provider);
     renderConsole();
-    const dialog = await openSettings();
-    const owners = within(dialog).getByRole('group', { name: 'Owner names' });
-    const search = within(dialog).getByRole('group', { name: 'Owner name search' });
+    const page = await openSettings();
+    const owners = within(page).getByRole('group', { name: 'Owner names' });
+    const search = within(page).getByRole('group', { name: 'Owner name search' });
     expect((within(owners).getByRole('radio', { name: 'Publish' }) as HTMLInputElement).checked).toBe(true);
     expect((within(search).getByRole('radio', { name: 'Allow' }) as HTMLInputElement).checked).toBe(true);
     await user().click(within(owners).getByRole('radio', { name: 'Withhold' }));
     expect((within(search).getByRole('radio', { name: 'Allow' }) as HTMLInputElement).disabled).toBe(true);
-    await user().click(within(dialog).getByRole('button', { name: 'Update' }));
+    await user().click(within(page).getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Client saved')).toBeTruthy();
     const patch = api.calls.find((c) => c.method === 'PATCH')!;
     expect(patch.body).toMatchObject({ PublishOwnerNames: false, OwnerNameSearch: true });
@@ -359,14 +401,14 @@ describe('client settings modal', () => {
     });
     signInAs(provider);
     renderConsole();
-    const dialog = await openSettings();
-    await user().click(within(dialog).getByRole('button', { name: 'Update' }));
+    const page = await openSettings();
+    await user().click(within(page).getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Session Expired')).toBeTruthy();
     expect(authStore.getToken()).toBeNull();
     expect(await screen.findByRole('heading', { name: `${PROVIDER_NAME} Admin Login` })).toBeTruthy();
   });
 
-  it('deletes only after a confirmation naming the client, then toasts Client deleted', async () => {
+  it('deletes only after a confirmation naming the client, then toasts Client deleted and shows the list', async () => {
     const api = baseApi({
       'DELETE /api/client/3': () => ({
         status: 200,
@@ -374,9 +416,14 @@ describe('client settings modal', () => {
       }),
     });
     signInAs(provider);
-    renderConsole();
-    const dialog = await openSettings();
-    await user().click(within(dialog).getByRole('button', { name: 'Delete Augusta' }));
+    const { router } = renderConsole();
+    const page = await openSettings();
+    // Its button says what it does in words, in a section of its own, not beside Update.
+    const remove = within(page).getByRole('button', { name: 'Delete Augusta' });
+    expect(remove.textContent).toBe('Delete Augusta');
+    expect(remove.closest('form')).toBeNull();
+    expect(within(remove.closest('section')!).queryByRole('button', { name: 'Update' })).toBeNull();
+    await user().click(remove);
     const confirm = await screen.findByRole('dialog', { name: 'Delete Augusta, Maine?' });
     expect(confirm.textContent).toContain('12,345');
     // Cancel keeps everything.
@@ -384,17 +431,16 @@ describe('client settings modal', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Delete Augusta, Maine?' })).toBeNull());
     expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
 
-    await user().click(within(dialog).getByRole('button', { name: 'Delete Augusta' }));
+    await user().click(within(page).getByRole('button', { name: 'Delete Augusta' }));
     const again = await screen.findByRole('dialog', { name: 'Delete Augusta, Maine?' });
     await user().click(within(again).getByRole('button', { name: 'Delete Augusta' }));
     expect(await screen.findByText('Client deleted')).toBeTruthy();
     expect(api.calls.filter((c) => c.method === 'DELETE').map((c: Call) => c.path)).toEqual([
       '/api/client/3',
     ]);
-    // The row's Edit button goes with the client; focus lands on the list instead of the page's start.
-    await waitFor(() =>
-      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Clients' })),
-    );
+    // The client's page is gone with it: the list takes its place.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Provider console' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/admin');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { User } from '@opp/contracts';
+import { useDocumentTitle } from '@/hooks/use-document-title';
 import { ClientsPanel } from './clients-panel';
 import { ConsoleFrame } from './console-frame';
 import { ProviderAdminsPanel } from './provider-admins-panel';
@@ -12,6 +13,7 @@ export interface ProviderConsoleProps {
 
 /** The signed-in provider admin's console: clients (with roll publishing) and provider administrators. */
 export function ProviderConsole({ user, providerName, securityHref }: ProviderConsoleProps) {
+  useDocumentTitle(`${providerName} Console`);
   return (
     <ConsoleFrame providerName={providerName} username={user.Username} securityHref={securityHref}>
       <h1 className="margin-top-4">Provider console</h1>

@@ -65,9 +65,9 @@ export function RollPreview({
 
   return (
     <section aria-labelledby={`${id}-heading`} className="opp-roll-preview margin-top-2">
-      <h4 id={`${id}-heading`} ref={headingRef} tabIndex={-1} className="margin-bottom-1">
+      <h3 id={`${id}-heading`} ref={headingRef} tabIndex={-1} className="margin-bottom-1">
         Preview: nothing is published yet
-      </h4>
+      </h3>
       <p className="margin-top-0 opp-break">
         {plural(preview.Records, 'record')} in {preview.SourceFiles.join(', ')}, {how}.{' '}
         {ok
@@ -101,7 +101,7 @@ export function RollPreview({
       ) : null}
 
       {preview.WarningCount > 0 ? (
-        <Alert type="warning" heading={<h5 className="usa-alert__heading">{warningsTitle(preview)}</h5>}>
+        <Alert type="warning" heading={<h4 className="usa-alert__heading">{warningsTitle(preview)}</h4>}>
           <WarningList notes={preview} />
         </Alert>
       ) : null}

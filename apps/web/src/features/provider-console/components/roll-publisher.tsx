@@ -202,9 +202,9 @@ export function RollPublisher({ client }: { client: PublicClient }) {
 
   return (
     <section aria-labelledby={`${id}-heading`} className="margin-top-4">
-      <h3 id={`${id}-heading`} className="margin-bottom-1">
+      <h2 id={`${id}-heading`} className="margin-bottom-1">
         Publish roll
-      </h3>
+      </h2>
       <p className="usa-hint margin-top-0">
         A file of at most {MAX_SIZE_TEXT}: the portal’s own JSON Lines (.jsonl) or CSV (.csv), or the town’s
         export read as one of the formats below or through a mapping file. Every record is checked and shown
@@ -385,7 +385,7 @@ function RunProgress({
         <Alert
           type="error"
           slim={false}
-          heading={<h4 className="usa-alert__heading">{phase}</h4>}
+          heading={<h3 className="usa-alert__heading">{phase}</h3>}
           text={run.Message}
         >
           {run.Errors.length > 0 ? (

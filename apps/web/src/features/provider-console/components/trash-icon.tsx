@@ -1,4 +1,4 @@
-/** Decorative: the button around it carries the name ("Delete {city}"). */
+/** Decorative: the button around it says what it does, in words ("Delete {city}"). */
 export function TrashIcon() {
   return (
     <svg width="20" height="20" viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">

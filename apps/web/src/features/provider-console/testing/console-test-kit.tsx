@@ -1,10 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { Toaster } from 'react-hot-toast';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import type { ImportRunDto, PublicClient, User } from '@opp/contracts';
+import { Component as ClientRoute } from '@/app/routes/provider-admin/client';
 import { Component as ConsoleRoute } from '@/app/routes/provider-admin/console';
+import { paths } from '@/config/paths';
 import { authStore } from '@/lib/auth-store';
 
 /*
@@ -121,8 +124,8 @@ export function signInAs(user: User | null) {
   else authStore.clear();
 }
 
-/** Mounts /admin as the app does: query client, toasts and a router. */
-export function renderConsole() {
+/** Mounts the console at `url` (/admin unless given) as the app does: query client, toasts and a router. */
+export function renderConsole(url = paths.providerAdmin.getHref()) {
   // react-hot-toast asks for the reduced-motion preference, which jsdom does not implement.
   if (!window.matchMedia)
     vi.stubGlobal('matchMedia', (query: string) => ({
@@ -136,15 +139,29 @@ export function renderConsole() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
     [
-      { path: '/admin', Component: ConsoleRoute },
+      { path: paths.providerAdmin.path, Component: ConsoleRoute },
+      { path: paths.providerClient.path, Component: ClientRoute },
       { path: '*', element: <p>Somewhere else</p> },
     ],
-    { initialEntries: ['/admin'] },
+    { initialEntries: [url] },
   );
-  return render(
+  const view = render(
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
       <Toaster />
     </QueryClientProvider>,
   );
+  return { ...view, router };
+}
+
+/**
+ * Opens a client's page from its row's Edit in the list, then the tab named `section` if given;
+ * returns the page's main region.
+ */
+export async function openClientPage(city: string, state: string, section?: string) {
+  const user = userEvent.setup();
+  await user.click(await screen.findByRole('link', { name: `Edit ${city}, ${state}` }));
+  await screen.findByRole('heading', { level: 1, name: `Settings for: ${city}` });
+  if (section) await user.click(screen.getByRole('link', { name: section }));
+  return screen.getByRole('main');
 }

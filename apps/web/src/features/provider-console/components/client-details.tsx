@@ -1,5 +1,5 @@
-import { useEffect, useId, useState } from 'react';
-import { Link } from 'react-router';
+import { useId, useState } from 'react';
+import { useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
 import type { PublicClient } from '@opp/contracts';
 import { FormAlert } from '@/components/ui/alert';
@@ -16,51 +16,18 @@ import {
   type ClientFormValues,
 } from '../utils/client-form';
 import { formatCount } from '@/utils/format';
-import { ClientContacts } from './client-contacts';
 import { ClientForm } from './client-form';
-import { ImportHistory } from './import-history';
-import { ParcelLayerUpload } from './parcel-layer-upload';
-import { RollPublisher } from './roll-publisher';
 import { TrashIcon } from './trash-icon';
 
-export interface ClientSettingsModalProps {
-  /** The client being edited; null when the modal is closed. */
-  client: PublicClient | null;
-  onClose: () => void;
-  /** After a delete: the Edit button that opened the modal is gone, so the list decides where focus goes. */
-  onDeleted?: () => void;
-}
-
 /**
- * Spec §2 "Settings for: {city}": the client's fields prefilled, Update, delete (after a confirmation
- * naming the client), its contacts, publishing a roll and the import history.
+ * Spec §2 "Settings for: {city}", the client's own fields: prefilled, saved with Update. Deleting the
+ * client is a section of its own below (its button says what it does, in words, away from Update),
+ * after a confirmation naming the client; the console's list is shown afterwards.
  */
-export function ClientSettingsModal({ client, onClose, onDeleted }: ClientSettingsModalProps) {
-  // Keep showing the last client while the modal fades out.
-  const [shown, setShown] = useState<PublicClient | null>(client);
-  useEffect(() => {
-    if (client) setShown(client);
-  }, [client]);
-
-  return (
-    <Modal open={client !== null} onClose={onClose} title={`Settings for: ${shown?.City ?? ''}`} size="lg">
-      {shown ? (
-        <SettingsBody key={shown.ClientID} client={shown} onClose={onClose} onDeleted={onDeleted} />
-      ) : null}
-    </Modal>
-  );
-}
-
-function SettingsBody({
-  client,
-  onClose,
-  onDeleted,
-}: {
-  client: PublicClient;
-  onClose: () => void;
-  onDeleted?: () => void;
-}) {
+export function ClientDetails({ client }: { client: PublicClient }) {
   const formId = useId();
+  const deleteId = useId();
+  const navigate = useNavigate();
   const [values, setValues] = useState<ClientFormValues>(() => clientToForm(client));
   const [errors, setErrors] = useState<ClientFormErrors>({});
   const [problem, setProblem] = useState<string | null>(null);
@@ -76,7 +43,6 @@ function SettingsBody({
     try {
       await update.mutateAsync({ id: client.ClientID, body: formToBody(values) });
       toast.success('Client saved');
-      onClose();
     } catch (err) {
       // Spec §4: a 401 here says "Session Expired"; the API client has already cleared the login.
       if (err instanceof ApiError && err.status === 401) {
@@ -96,8 +62,8 @@ function SettingsBody({
       await remove.mutateAsync(client.ClientID);
       toast.success('Client deleted');
       setConfirming(false);
-      onClose();
-      onDeleted?.();
+      // The page is gone with the client: back to the list, in place of this page in the history.
+      void navigate(paths.providerAdmin.getHref(), { replace: true });
     } catch (err) {
       toast.error(err instanceof ApiError && err.status === 401 ? 'Session Expired' : 'An error occured');
       setProblem(err instanceof ApiError ? err.message : 'The client could not be deleted.');
@@ -107,45 +73,43 @@ function SettingsBody({
 
   return (
     <>
-      <p className="margin-top-0">
-        {client.City}, {client.StateProvince} · Client ID {client.ClientID} ·{' '}
-        <Link to={paths.municipalityAdmin.getHref(client.StateProvince, client.City)}>
-          Open {client.City}’s admin area
-        </Link>
-      </p>
-      <form
-        id={formId}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        <FormAlert message={problem} className="margin-bottom-2" />
-        <ClientForm values={values} onChange={setValues} errors={errors} disabled={update.isPending} />
-        <ul className="usa-button-group margin-top-3">
-          <li className="usa-button-group__item">
-            <button type="submit" className="usa-button" disabled={update.isPending}>
-              {update.isPending ? 'Updating…' : 'Update'}
-            </button>
-          </li>
-          <li className="usa-button-group__item">
-            <button
-              type="button"
-              className="usa-button usa-button--secondary opp-icon-button"
-              aria-label={`Delete ${client.City}`}
-              title={`Delete ${client.City}`}
-              onClick={() => setConfirming(true)}
-            >
-              <TrashIcon />
-            </button>
-          </li>
-        </ul>
-      </form>
-      <ClientContacts clientId={client.ClientID} />
-      <RollPublisher client={client} />
-      <ImportHistory clientId={client.ClientID} />
-      <ParcelLayerUpload client={client} />
+      <section aria-labelledby={`${formId}-heading`}>
+        <h2 id={`${formId}-heading`} className="margin-bottom-1">
+          Details
+        </h2>
+        <form
+          id={formId}
+          className="opp-client-details"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <FormAlert message={problem} className="margin-bottom-2" />
+          <ClientForm values={values} onChange={setValues} errors={errors} disabled={update.isPending} />
+          <button type="submit" className="usa-button margin-top-3" disabled={update.isPending}>
+            {update.isPending ? 'Updating…' : 'Update'}
+          </button>
+        </form>
+      </section>
+
+      <section aria-labelledby={`${deleteId}-heading`} className="opp-danger-zone margin-top-6">
+        <h2 id={`${deleteId}-heading`} className="margin-top-0 margin-bottom-1">
+          Delete this client
+        </h2>
+        <p className="margin-top-0">
+          Removes {client.City} and everything that is its own, after you confirm.
+        </p>
+        <button
+          type="button"
+          className="usa-button usa-button--secondary opp-icon-button"
+          onClick={() => setConfirming(true)}
+        >
+          <TrashIcon />
+          <span className="margin-left-1">Delete {client.City}</span>
+        </button>
+      </section>
 
       <Modal
         open={confirming}

@@ -11,7 +11,7 @@ import {
 } from './support/browser.ts';
 import { setUpPortal } from './support/portal-session.ts';
 import { HARRISON, seedPublicTowns } from './support/public-fixture.ts';
-import { createUser } from './support/seed.ts';
+import { buildClient, createUser } from './support/seed.ts';
 
 /*
  * Every page at every width from a small phone to a desktop (issue 38): nothing outside the viewport,
@@ -46,6 +46,13 @@ const portal = setUpPortal({
     await createUser(db, { ...TOWN_ADMIN, roleId: 2, manages: harrisonId });
     await createUser(db, { ...OTHER_ADMIN, roleId: 3, manages: harrisonId });
     await createUser(db, { ...PROVIDER, roleId: 1 });
+    // A long name with both tags: the console's client list is squeezed where a short one never is.
+    await buildClient(db, {
+      city: 'Manchester-by-the-Sea',
+      stateProvince: 'Massachusetts',
+      isActive: false,
+      isProduction: false,
+    });
   },
 });
 

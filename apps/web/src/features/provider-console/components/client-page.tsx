@@ -39,17 +39,11 @@ export function ClientPage({ clientId, section, user, providerName, securityHref
   if (current === undefined) return <Navigate to={paths.providerClient.getHref(clientId)} replace />;
   return (
     <ConsoleFrame providerName={providerName} username={user.Username} securityHref={securityHref}>
-      <nav aria-label="Breadcrumbs" className="usa-breadcrumb padding-bottom-0">
-        <ol className="usa-breadcrumb__list">
-          <li className="usa-breadcrumb__list-item">
-            <Link className="usa-breadcrumb__link" to={paths.providerAdmin.getHref()}>
-              <span>Provider console</span>
-            </Link>
-          </li>
-          <li className="usa-breadcrumb__list-item usa-current" aria-current="page">
-            <span>{client ? client.City : `Client ${clientId}`}</span>
-          </li>
-        </ol>
+      {/* The way up to the list (the page's own name is its heading). */}
+      <nav aria-label="Breadcrumbs" className="margin-top-2">
+        <Link to={paths.providerAdmin.getHref()}>
+          <span aria-hidden="true">‹ </span>Provider console
+        </Link>
       </nav>
       {client ? (
         <ClientSections client={client} current={current} />

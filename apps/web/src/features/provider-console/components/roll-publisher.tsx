@@ -34,7 +34,7 @@ type FieldName = 'format' | 'file' | 'mapping';
  * portal's own format, a built-in format, or a mapping file uploaded beside the data), sees what the
  * server found in them (counts, fill rates, the first records, problems) with nothing written, and only
  * then confirms. Confirming sends the same files again; the server checks every record once more and
- * imports them in the background while this shows its progress. Reopening the settings of a client
+ * imports them in the background while this shows its progress. Coming back to the page of a client
  * whose import is running picks the progress up again.
  */
 export function RollPublisher({ client }: { client: PublicClient }) {

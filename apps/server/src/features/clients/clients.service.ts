@@ -51,7 +51,8 @@ export async function publicClientOf(db: Executor, row: ClientRow): Promise<Publ
   return (await parcelLayersService.hasLayer(db, row.id)) ? { ...town, HasParcelMap: true } : town;
 }
 
-const datingCache = new Map<number, Promise<RollDating>>();
+/** Per database (two apps over two databases share this module in the tests, and roll ids repeat). */
+const datingCaches = new WeakMap<Executor, Map<number, Promise<RollDating>>>();
 
 /**
  * What the town's published roll dates from, as its search results and pages say it: when it was
@@ -62,6 +63,8 @@ export async function rollDatesOf(db: Executor, row: ClientRow): Promise<RollDat
   const LastUpdated = row.lastUpdated ? row.lastUpdated.toISOString() : null;
   const rollId = row.activeRollId;
   if (rollId === null) return { LastUpdated, TaxYear: null, ValuationDate: null };
+  let datingCache = datingCaches.get(db);
+  if (!datingCache) datingCaches.set(db, (datingCache = new Map()));
   let dating = datingCache.get(rollId);
   if (!dating) {
     if (datingCache.size >= 64) datingCache.delete(datingCache.keys().next().value!);

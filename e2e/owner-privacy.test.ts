@@ -68,13 +68,12 @@ describe('owner privacy', () => {
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByLabel('Password').press('Enter');
     await page.getByRole('heading', { name: 'Provider console' }).waitFor();
-    await page.getByRole('button', { name: `Edit ${TOWN}, Maine` }).click();
-    const settings = page.getByRole('dialog', { name: `Settings for: ${TOWN}` });
-    await settings.waitFor();
+    await page.getByRole('link', { name: `Edit ${TOWN}, Maine` }).click();
+    const settings = page.getByRole('main');
+    await settings.getByRole('heading', { level: 1, name: `Settings for: ${TOWN}` }).waitFor();
     await choose(settings, 'Owner names', 'Withhold');
     await settings.getByRole('button', { name: 'Update' }).click();
     await page.getByText('Client saved').waitFor();
-    await settings.waitFor({ state: 'detached' });
 
     const head = await openRecord('Q1', '4 MILL RD');
     expect(head).toContain('Owner information withheld');

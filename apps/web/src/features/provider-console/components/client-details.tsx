@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
 import type { PublicClient } from '@opp/contracts';
 import { FormAlert } from '@/components/ui/alert';
-import { Modal } from '@/components/ui/modal';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { useDeleteClient } from '../api/delete-client';
@@ -111,41 +111,20 @@ export function ClientDetails({ client }: { client: PublicClient }) {
         </button>
       </section>
 
-      <Modal
+      <ConfirmDialog
         open={confirming}
-        onClose={() => setConfirming(false)}
         title={`Delete ${client.City}, ${client.StateProvince}?`}
-        footer={
-          <ul className="usa-button-group">
-            <li className="usa-button-group__item">
-              <button
-                type="button"
-                className="usa-button usa-button--secondary"
-                disabled={remove.isPending}
-                onClick={() => void confirmDelete()}
-              >
-                {remove.isPending ? 'Deleting…' : `Delete ${client.City}`}
-              </button>
-            </li>
-            <li className="usa-button-group__item">
-              <button
-                type="button"
-                className="usa-button usa-button--unstyled padding-105"
-                data-autofocus
-                onClick={() => setConfirming(false)}
-              >
-                Cancel
-              </button>
-            </li>
-          </ul>
-        }
+        confirmLabel={remove.isPending ? 'Deleting…' : `Delete ${client.City}`}
+        pending={remove.isPending}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setConfirming(false)}
       >
         <p>
           This deletes {client.City} and everything that is its own: its {formatCount(client.ParcelCount)}{' '}
           propert{client.ParcelCount === 1 ? 'y' : 'ies'}, contacts, images and import history. Its admins
           keep their accounts but lose access to it. This cannot be undone.
         </p>
-      </Modal>
+      </ConfirmDialog>
     </>
   );
 }

@@ -1,6 +1,37 @@
 import type { ImportNotesDto } from '@opp/contracts';
 import { formatCount, formatCountOf as plural } from '@/utils/format';
 
+/**
+ * The first lines of a list the server cut short (problems, warnings, errors), then how many more there
+ * were: "…and 1,305 more."
+ */
+export function FirstLines({
+  lines,
+  total,
+  label,
+  className,
+}: {
+  lines: string[];
+  total: number;
+  label?: string;
+  className: string;
+}) {
+  return (
+    <>
+      {lines.length > 0 ? (
+        <ul className={className} aria-label={label}>
+          {lines.map((line, i) => (
+            <li key={i}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
+      {total > lines.length ? (
+        <p className="usa-alert__text">…and {formatCount(total - lines.length)} more.</p>
+      ) : null}
+    </>
+  );
+}
+
 /** `3 warnings: read as given, and published so`: what a roll's warnings are called everywhere. */
 export const warningsTitle = (notes: ImportNotesDto) =>
   `${plural(notes.WarningCount, 'warning')}: read as given, and published so`;
@@ -22,16 +53,12 @@ export function WarningList({ notes }: { notes: ImportNotesDto }) {
           ))}
         </ul>
       ) : null}
-      <ul className="usa-alert__text opp-break" aria-label="Warnings">
-        {notes.Warnings.map((w, i) => (
-          <li key={i}>{w}</li>
-        ))}
-      </ul>
-      {notes.WarningCount > notes.Warnings.length ? (
-        <p className="usa-alert__text">
-          …and {formatCount(notes.WarningCount - notes.Warnings.length)} more.
-        </p>
-      ) : null}
+      <FirstLines
+        lines={notes.Warnings}
+        total={notes.WarningCount}
+        label="Warnings"
+        className="usa-alert__text opp-break"
+      />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { fillPercent, formatLocation, type RollPreviewDto } from '@opp/contracts';
 import { Alert } from '@/components/ui/alert';
 import { formatAcres, formatCount, formatCountOf as plural, formatMoney } from '@/utils/format';
-import { AdjustedList, WarningList, warningsTitle } from './import-notes';
+import { AdjustedList, FirstLines, WarningList, warningsTitle } from './import-notes';
 
 type Loose = Record<string, unknown>;
 
@@ -87,16 +87,12 @@ export function RollPreview({
 
       {preview.Problems.length > 0 ? (
         <Alert type="error">
-          <ul className="opp-run-errors usa-alert__text" aria-label="Problems">
-            {preview.Problems.map((p, i) => (
-              <li key={i}>{p}</li>
-            ))}
-          </ul>
-          {preview.ProblemCount > preview.Problems.length ? (
-            <p className="usa-alert__text">
-              …and {formatCount(preview.ProblemCount - preview.Problems.length)} more.
-            </p>
-          ) : null}
+          <FirstLines
+            lines={preview.Problems}
+            total={preview.ProblemCount}
+            label="Problems"
+            className="opp-run-errors usa-alert__text"
+          />
         </Alert>
       ) : null}
 

@@ -21,6 +21,7 @@ import { useRollRun, useRollRuns } from '../api/get-roll-runs';
 import { providerKeys } from '../api/query-keys';
 import { formatCount } from '@/utils/format';
 import { FileField } from '@/components/ui/file-field';
+import { FirstLines } from './import-notes';
 import { RollPreview } from './roll-preview';
 
 const MAX_SIZE_TEXT = `${Math.round(ROLL_MAX_BYTES / 1024 ** 3)} GB`;
@@ -388,16 +389,7 @@ function RunProgress({
           heading={<h3 className="usa-alert__heading">{phase}</h3>}
           text={run.Message}
         >
-          {run.Errors.length > 0 ? (
-            <ul className="opp-run-errors">
-              {run.Errors.map((e, i) => (
-                <li key={i}>{e}</li>
-              ))}
-            </ul>
-          ) : null}
-          {run.ErrorCount > run.Errors.length ? (
-            <p className="usa-alert__text">…and {formatCount(run.ErrorCount - run.Errors.length)} more.</p>
-          ) : null}
+          <FirstLines lines={run.Errors} total={run.ErrorCount} className="opp-run-errors" />
         </Alert>
       ) : null}
     </div>

@@ -186,10 +186,19 @@ function recordOf(index: ParcelIndex, account: string): number {
   return k;
 }
 
+/** How many positions a shape holds. */
+function positions(coordinates: unknown): number {
+  if (!Array.isArray(coordinates)) return 0;
+  if (typeof coordinates[0] === 'number') return 1;
+  let n = 0;
+  for (const c of coordinates) n += positions(c);
+  return n;
+}
+
 /** About what an answer holds in memory: its positions, and a little per feature or entry. */
 function answerBytes(answer: ParcelCollection | AbuttersResponse): number {
   if ('Abutters' in answer) return 512 + answer.Abutters.reduce((n, a) => n + 256 + a.Owners.length * 256, 0);
-  return answer.features.reduce((n, f) => n + 256 + JSON.stringify(f.geometry.coordinates).length, 512);
+  return answer.features.reduce((n, f) => n + 256 + 40 * positions(f.geometry.coordinates), 512);
 }
 
 /** What an answer of the client's layer depends on besides its own arguments. */

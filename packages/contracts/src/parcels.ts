@@ -13,9 +13,21 @@ import { AccountText, FullProperty } from './property.ts';
  * layer belongs to the client; its shapes join the published roll by key when they are read.
  */
 
-/** The record field a layer's shapes are keyed by. */
-export const ParcelLayerKey = z.enum(['MapLot', 'Account']);
+/**
+ * The record field a layer's shapes are keyed by: the map/lot, the account, or MassGIS's parcel id
+ * `LOC_ID`, which the Level 3 assessor table carries on every record (the massgis-l3 format reads it
+ * into Reference1), condominium units included, so a MassGIS town's polygons join whole.
+ */
+export const ParcelLayerKey = z.enum(['MapLot', 'Account', 'LocId']);
 export type ParcelLayerKey = z.infer<typeof ParcelLayerKey>;
+/** Each key as a clerk reads it (the console's choice, the reports' lines). */
+export const PARCEL_LAYER_KEY_LABELS: Record<ParcelLayerKey, string> = {
+  MapLot: 'Map/Lot',
+  Account: 'Account',
+  LocId: 'MassGIS LOC_ID',
+};
+/** "MapLot, Account or LocId": what a bad key is told. */
+export const PARCEL_LAYER_KEY_CHOICES = `${ParcelLayerKey.options.slice(0, -1).join(', ')} or ${ParcelLayerKey.options.at(-1)}`;
 
 /** A box query answers at most this many parcels (flagged `Truncated` when there were more). */
 export const MAX_BBOX_FEATURES = 5000;
@@ -156,7 +168,7 @@ export const PARCEL_LAYER_MAX_BYTES = 256 * 1024 * 1024;
 
 export const ParcelLayerUploadQuery = z.object({
   key: z
-    .enum(ParcelLayerKey.options, { message: 'must be MapLot or Account' })
+    .enum(ParcelLayerKey.options, { message: `must be ${PARCEL_LAYER_KEY_CHOICES}` })
     .optional()
     .transform((k) => k ?? 'MapLot'),
   property: z

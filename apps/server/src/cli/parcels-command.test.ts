@@ -28,7 +28,7 @@ describe('portal parcels import', () => {
     const help = await portal(['parcels', 'import', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(
-      'Usage: portal parcels import --state STATE --city CITY [--key MapLot|Account]',
+      'Usage: portal parcels import --state STATE --city CITY [--key MapLot|Account|LocId]',
     );
     expect((await portal(['help'])).stdout).toContain('parcels import --state S --city C FILE');
     const noFile = await portal(['parcels', 'import', '--state', 'ME', '--city', 'Naples']);
@@ -46,7 +46,7 @@ describe('portal parcels import', () => {
       'x',
     ]);
     expect(badKey.code).toBe(2);
-    expect(badKey.stderr).toMatch(/--key must be MapLot or Account, got "Owner"/);
+    expect(badKey.stderr).toMatch(/--key must be MapLot, Account or LocId, got "Owner"/);
   });
 
   it('prints the join report; a dry run writes nothing; a bad file changes nothing; a good one replaces the map', async () => {

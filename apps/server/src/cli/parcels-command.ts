@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ParcelLayerKey, resolveStateName } from '@opp/contracts';
+import { PARCEL_LAYER_KEY_CHOICES, ParcelLayerKey, resolveStateName } from '@opp/contracts';
 import { clientsRepository } from '../features/clients/clients.repository.ts';
 import { ParcelFileError } from '../features/parcels/parcel-files.ts';
 import { formatParcelReport, importParcelFile } from '../features/parcels/parcel-import.ts';
@@ -8,7 +8,7 @@ import { cliAuditActor } from './cli-audit.ts';
 import { withDatabase } from './database.ts';
 import { CliError, parse, required, UsageError, write, type CliIo } from './io.ts';
 
-export const PARCELS_USAGE = `Usage: portal parcels import --state STATE --city CITY [--key MapLot|Account]
+export const PARCELS_USAGE = `Usage: portal parcels import --state STATE --city CITY [--key ${ParcelLayerKey.options.join('|')}]
                              [--property NAME] [--dry-run] [--confirm-loss] FILE
 
 Replaces the town's parcel map with the polygons in FILE: a GeoJSON
@@ -18,7 +18,9 @@ the town, not to a roll: it stays when a new roll is published, and joins the
 published roll by key whenever it is read.
 
 Each feature's key (its --property) is matched to the records' Map/Lot (or
-Account) the way search matches map/lots: case and punctuation runs alike. A
+Account, or with --key LocId the MassGIS LOC_ID a MassGIS Level 3 table gives
+every record, condominium units included) the way search matches map/lots:
+case and punctuation runs alike. A
 record whose map/lot has no shape of its own (a condominium unit, 4-23-906)
 sits on the parcel of its longest map/lot prefix that has one (4-23). Without
 --property, the feature property that matches the most records is read (the
@@ -39,7 +41,8 @@ shape.
 Options:
   --state STATE     state name or abbreviation (Massachusetts, MA)
   --city CITY       the client's city or town
-  --key FIELD       the record field the shapes are keyed by: MapLot (default) or Account
+  --key FIELD       the record field the shapes are keyed by: MapLot (default),
+                    Account or LocId (MassGIS LOC_ID, read from Reference1)
   --property NAME   the feature property holding the key (default: the one
                     that matches the most records)
   --dry-run         print the report, write nothing
@@ -73,7 +76,7 @@ export async function parcelsCommand(args: string[], io: CliIo): Promise<number>
   const stateArg = required(values.state, '--state');
   const city = required(values.city, '--city').trim();
   const key = ParcelLayerKey.safeParse(values.key ?? 'MapLot');
-  if (!key.success) throw new UsageError(`--key must be MapLot or Account, got "${values.key}"`);
+  if (!key.success) throw new UsageError(`--key must be ${PARCEL_LAYER_KEY_CHOICES}, got "${values.key}"`);
   const property = values.property?.trim() || undefined;
   if (positionals.length !== 1)
     throw new UsageError(positionals.length ? 'give exactly one FILE' : 'FILE is required');

@@ -1,4 +1,9 @@
-import { describeMapLoss, type ParcelLayerKey, type ParcelLayerReport } from '@opp/contracts';
+import {
+  describeMapLoss,
+  PARCEL_LAYER_KEY_LABELS,
+  type ParcelLayerKey,
+  type ParcelLayerReport,
+} from '@opp/contracts';
 import type { Db, Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
 import { auditService, type AuditActor } from '../audit/audit.service.ts';
@@ -34,6 +39,12 @@ export const LOSS_NEEDING_CONFIRMATION = 0.05;
  * regardless of case.
  */
 export const COMMON_KEY_PROPERTIES = ['MAP_PAR_ID', 'MAP_LOT', 'ML', 'PARCEL_ID', 'PID', 'LOC_ID'];
+/** The property names tried before the common ones for each key: its own name (and MassGIS's for LocId). */
+const KEY_OWN_PROPERTIES: Record<ParcelLayerKey, string[]> = {
+  MapLot: ['MapLot'],
+  Account: ['Account'],
+  LocId: ['LOC_ID', 'LocId'],
+};
 
 /** Property names a file's features may have that the report lists and the import tries as keys. */
 const MAX_PROPERTIES = 100;
@@ -174,7 +185,7 @@ function rankProperties(
   recordCodes: Map<string, number>,
   records: number,
 ): KeyCandidate[] {
-  const priority = [key, ...COMMON_KEY_PROPERTIES].map((n) => n.toLowerCase());
+  const priority = [...KEY_OWN_PROPERTIES[key], ...COMMON_KEY_PROPERTIES].map((n) => n.toLowerCase());
   const rank = (name: string) => {
     const i = priority.indexOf(name.toLowerCase());
     return i < 0 ? priority.length : i;
@@ -215,15 +226,21 @@ export async function importParcelLayer(
   const keyField = options.key;
   const fileProperties = propertiesOf(features);
 
+  // Today's map, joined to the same roll below for the loss.
+  const live = options.rollId === null ? null : await parcelsRepository.findLayer(db, options.clientId);
   // The roll's records, read once: the choice of property, the join and the loss all compare them.
   const accounts: string[] = [];
   const mapLots: string[] = [];
+  const locIds: string[] = [];
   const recordCodes = new Map<string, number>();
   if (options.rollId !== null)
-    for await (const batch of parcelsRepository.recordBatches(db, options.rollId))
+    for await (const batch of parcelsRepository.recordBatches(db, options.rollId, {
+      locIds: keyField === 'LocId' || live?.keyField === 'LocId',
+    }))
       for (const r of batch) {
         accounts.push(r.account);
         mapLots.push(r.mapLot);
+        locIds.push(r.locId);
         const code = recordCode(keyField, r);
         if (code) recordCodes.set(code, (recordCodes.get(code) ?? 0) + 1);
       }
@@ -296,7 +313,6 @@ export async function importParcelLayer(
   }
 
   // The join, as readers will see it, beside today's map joined to the same roll.
-  const live = options.rollId === null ? null : await parcelsRepository.findLayer(db, options.clientId);
   const liveCodes = live ? new Set(await parcelsRepository.shapeCodes(db, live.id)) : null;
   const recordsWithoutShape = new Counted();
   const recordsOnMasterParcel = new Counted();
@@ -306,11 +322,13 @@ export async function importParcelLayer(
   let recordsOnMapNow = 0;
   const hasShape = (code: string) => byCode.has(code);
   for (let i = 0; i < records; i++) {
-    const r = { account: accounts[i]!, mapLot: mapLots[i]! };
+    const r = { account: accounts[i]!, mapLot: mapLots[i]!, locId: locIds[i]! };
     const label =
       keyField === 'Account'
         ? `Account ${r.account}`
-        : `Account ${r.account} (Map/Lot ${r.mapLot || 'none'})`;
+        : keyField === 'LocId'
+          ? `Account ${r.account} (LOC_ID ${r.locId || 'none'})`
+          : `Account ${r.account} (Map/Lot ${r.mapLot || 'none'})`;
     const own = recordCode(keyField, r);
     const joined = joinedCode(hasShape, own, keyField);
     if (joined) {
@@ -333,7 +351,7 @@ export async function importParcelLayer(
   if (records > 0 && recordsMatched === 0) {
     ranked ??= rankProperties(features, fileProperties, keyField, recordCodes, records);
     suggestion = ranked.find((c) => c.property !== property && c.recordsJoined > 0) ?? null;
-    const field = keyField === 'Account' ? 'Account' : 'Map/Lot';
+    const field = PARCEL_LAYER_KEY_LABELS[keyField];
     const has = features.filter((f) => keyText(f, property) !== '').length;
     problems.add(
       `No record's ${field} matches the file: its key was read from the feature property "${property}"` +

@@ -318,7 +318,7 @@ export async function loadParcelIndex(
     layer,
     rollId,
     parcelsRepository.shapeBatches(db, layer.id),
-    parcelsRepository.recordBatches(db, rollId),
+    parcelsRepository.recordBatches(db, rollId, { locIds: layer.keyField === 'LocId' }),
   );
   // The build's working memory (a county's: its rows, a string per record and field, the key map, the
   // arrays that grew) is garbage once it has returned; without a full collection V8 kept the pages, and

@@ -6,12 +6,20 @@ import { codeKey } from '../properties/search-text.ts';
  * follow. Keys compare as search compares map/lots (codeKey: case folded, every run of punctuation one
  * `-`). A record whose map/lot has no shape of its own sits on the parcel of its longest map/lot prefix
  * that has one, of at least two parts: condominium unit `4-23-906` on `4-23`, `3-C_3_86` on `3-C-3`, a
- * mobile home `12-4-1` on `12-4`. Accounts are not hierarchical: an account joins its own key only.
+ * mobile home `12-4-1` on `12-4`. Accounts and MassGIS LOC_IDs join their own key only: a LOC_ID names
+ * the parcel a record sits on already (a condominium's units share their building's).
  */
 
+/** What a record is joined by: its map/lot, its account, and its MassGIS LOC_ID ('' for none). */
+export interface JoinedRecord {
+  account: string;
+  mapLot: string;
+  locId: string;
+}
+
 /** The record's own key, as codes compare (empty: it has none). */
-export const recordCode = (keyField: ParcelLayerKey, r: { account: string; mapLot: string }) => {
-  const value = keyField === 'Account' ? r.account : r.mapLot;
+export const recordCode = (keyField: ParcelLayerKey, r: JoinedRecord) => {
+  const value = keyField === 'Account' ? r.account : keyField === 'LocId' ? r.locId : r.mapLot;
   return value ? codeKey(value) : '';
 };
 

@@ -232,6 +232,58 @@ describe('records whose map/lot has no shape of their own', () => {
   });
 });
 
+describe('a layer keyed by MassGIS LOC_ID', () => {
+  it('joins every record carrying that LOC_ID, condominium units included, with the LOC_ID property chosen', async () => {
+    const withLocId = (r: PropertyRecordInput, locId: string): PropertyRecordInput => ({
+      ...r,
+      Reference1: { Description: 'MassGIS LOC_ID', UserDefinedValue: locId },
+    });
+    // MassGIS's map/lots (`104-55-1`) name no polygon; the units share their building's LOC_ID.
+    const client = await town([
+      withLocId(record('1', '104-54', '10'), 'F_764_2955'),
+      withLocId(record('2', '104-55-1', '20'), 'F_765_2960'),
+      withLocId(record('3', '104-55-2', '20'), 'F_765_2960'),
+      withLocId(record('4', '104-56', '30'), 'F_766_2965'),
+      record('5', '104-57', '40'),
+    ]);
+    const layer = layerWith([
+      { MAP_PAR_ID: 'A', LOC_ID: 'F_764_2955' },
+      { MAP_PAR_ID: 'B', LOC_ID: 'F_765_2960' },
+      { MAP_PAR_ID: 'C', LOC_ID: 'F_766_2965' },
+    ]);
+
+    // Keyed by map/lot, nothing joins: refused, and the map stays empty.
+    const byMapLot = await upload(client.id, layer, 'L3_TAXPAR_POLY.geojson');
+    expect(byMapLot.statusCode).toBe(422);
+    expect((await get(`/api/parcels/${client.id}/2`)).statusCode).toBe(404);
+
+    const report = await upload(client.id, layer, 'L3_TAXPAR_POLY.geojson', '?key=LocId');
+    expect(report.statusCode).toBe(200);
+    expect(report.json<ParcelLayerReport>()).toMatchObject({
+      Key: 'LocId',
+      Property: 'LOC_ID',
+      PropertyChosen: true,
+      RecordsMatched: 4,
+      RecordsWithoutShape: { Count: 1, First: ['Account 5 (LOC_ID none)'] },
+      ShapesWithoutRecord: { Count: 0 },
+      Replaced: true,
+    });
+    // The units are on the map and among the abutters of the parcel next door.
+    const unit = (await get(`/api/parcels/${client.id}/3`)).json<ParcelFeature>();
+    expect(unit.properties).toMatchObject({ Account: '3', MapLot: '104-55-2', Records: 2 });
+    const abutters = (await get(`/api/abutters/${client.id}/1?distance=0`)).json<AbuttersResponse>();
+    expect(abutters.Abutters.map((a) => a.Account)).toEqual(['2', '3']);
+
+    // A later layer keyed by map/lot is measured against today's LOC_ID map: losing it needs confirming.
+    const loss = await upload(client.id, lotRow(['104-54']), 'lots.geojson', '?property=MapLot');
+    expect(loss.json<ParcelLayerReport>()).toMatchObject({
+      Loss: { RecordsOnMapNow: 4, RecordsOnMapAfter: 1 },
+      NeedsConfirmation: true,
+      Replaced: false,
+    });
+  });
+});
+
 describe('a feature far from the rest of the layer', () => {
   // P-1 and P-4 are 131.5 ft wide with two empty lots between them: 263 ft apart.
   const near = () => lotRow(['P-1', null, null, 'P-4'], { width: 131.5 });

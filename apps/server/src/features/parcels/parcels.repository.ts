@@ -22,6 +22,8 @@ export interface StoredShape {
 export interface ParcelRecordRow {
   account: string;
   mapLot: string;
+  /** The record's MassGIS LOC_ID (its Reference1), read only for a layer keyed by it ('' otherwise). */
+  locId: string;
   streetNumber: string;
   apartment: string;
   streetName: string;
@@ -116,8 +118,15 @@ export const parcelsRepository = {
     }
   },
 
-  /** Every record of a roll with the fields a parcel's label needs, in account order, a batch at a time. */
-  async *recordBatches(db: Executor, rollId: number, size = RECORD_BATCH): AsyncGenerator<ParcelRecordRow[]> {
+  /**
+   * Every record of a roll with the fields a parcel's label needs, in account order, a batch at a time;
+   * with `locIds`, each record's LOC_ID too, which only its full record holds (a layer keyed by it).
+   */
+  async *recordBatches(
+    db: Executor,
+    rollId: number,
+    { size = RECORD_BATCH, locIds = false }: { size?: number; locIds?: boolean } = {},
+  ): AsyncGenerator<ParcelRecordRow[]> {
     for (let after: string | null = null; ;) {
       const rows: ParcelRecordRow[] = await queryRows<ParcelRecordRow>(
         db,
@@ -125,11 +134,23 @@ export const parcelsRepository = {
                    coalesce(summary->>'MapLot', '') as "mapLot",
                    coalesce(summary->>'StreetNumber', '') as "streetNumber",
                    coalesce(summary->>'Apartment', '') as "apartment",
-                   coalesce(summary->>'StreetName', '') as "streetName"
+                   coalesce(summary->>'StreetName', '') as "streetName",
+                   '' as "locId"
               from properties
              where roll_id = ${rollId} ${after === null ? sql`` : sql`and account > ${after}`}
              order by account limit ${size}`,
       );
+      if (locIds && rows.length > 0) {
+        const records = await this.findRecords(
+          db,
+          rollId,
+          rows.map((r) => r.account),
+        );
+        for (const r of rows) {
+          const reference = records.get(r.account)?.Reference1 as { UserDefinedValue?: string } | null;
+          r.locId = reference?.UserDefinedValue?.trim() ?? '';
+        }
+      }
       if (rows.length > 0) yield rows;
       if (rows.length < size) return;
       after = rows[rows.length - 1]!.account;

@@ -368,7 +368,7 @@ describe('importing a layer', () => {
     const shapes = await all(parcelsRepository.shapeBatches(ctx.db, report.layerId!, 4));
     expect(shapes.sizes).toEqual([4, 2]);
     expect(shapes.rows.map((s) => s.key)).toEqual(['a-1', 'A.2', 'A 4', 'A-5', 'A-6', 'Z-9']);
-    const records = await all(parcelsRepository.recordBatches(ctx.db, client.activeRollId!, 3));
+    const records = await all(parcelsRepository.recordBatches(ctx.db, client.activeRollId!, { size: 3 }));
     expect(records.sizes).toEqual([3, 3, 1]);
     expect(records.rows.map((r) => r.account)).toEqual(['101', '102', '103', '104', '105', '106', '107']);
   });
@@ -548,7 +548,7 @@ describe('POST /api/parcels/{clientId}: the provider console upload', () => {
     expect(notALayer.json()).toMatchObject({ fields: [{ field: 'file' }] });
     const badKey = await upload(client.id, lotRow(['A-1']), '?key=Owner', headers);
     expect(badKey.statusCode).toBe(400);
-    expect(badKey.body).toMatch(/MapLot or Account/);
+    expect(badKey.body).toMatch(/MapLot, Account or LocId/);
     expect(await shapesOf(client.id)).toBe(6);
   });
 

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   describeMapLoss,
   PARCEL_LAYER_MAX_BYTES,
+  PARCEL_LAYER_KEY_LABELS,
   ParcelLayerKey,
   type CountedList,
   type ParcelLayerEntry,
@@ -18,7 +19,6 @@ import { uploadParcelLayer } from '../api/upload-parcel-layer';
 import { FileField } from '@/components/ui/file-field';
 
 const MAX_SIZE_TEXT = `${Math.round(PARCEL_LAYER_MAX_BYTES / 1024 ** 2)} MB`;
-const KEY_LABELS: Record<ParcelLayerKey, string> = { MapLot: 'Map/Lot', Account: 'Account' };
 
 type Step =
   | { kind: 'idle' }
@@ -119,7 +119,7 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
         >
           {ParcelLayerKey.options.map((k) => (
             <option key={k} value={k}>
-              {KEY_LABELS[k]}
+              {PARCEL_LAYER_KEY_LABELS[k]}
             </option>
           ))}
         </select>
@@ -167,8 +167,8 @@ export function ParcelLayerUpload({ client }: { client: PublicClient }) {
                 <>
                   {step.report.RecordsMatched === 0 ? (
                     <>
-                      No record’s {KEY_LABELS[step.report.Key]} matches the file’s “{step.report.Property}”
-                      property. The file’s features have{' '}
+                      No record’s {PARCEL_LAYER_KEY_LABELS[step.report.Key]} matches the file’s “
+                      {step.report.Property}” property. The file’s features have{' '}
                       {step.report.FileProperties.length
                         ? step.report.FileProperties.join(', ')
                         : 'no properties'}

@@ -89,6 +89,9 @@ describe('provider console: publishing a town’s export with a preview', () => 
       mimeType: 'text/csv',
       buffer: csv(ROWS),
     });
+    // Massachusetts values fiscal year 2014 as of January 1, 2013: the provider says so with the file.
+    await dialog.getByLabel('Fiscal year').fill('2014');
+    await dialog.getByLabel('Values as of').fill('2013-01-01');
     await dialog.getByRole('button', { name: 'Preview roll' }).press('Enter');
     const heading = dialog.getByRole('heading', { name: 'Preview: nothing is published yet' });
     await heading.waitFor();
@@ -99,6 +102,7 @@ describe('provider console: publishing a town’s export with a preview', () => 
         /3 records in elmfield-l3\.csv, read as the format massgis-l3\. No problems found; 1 warning/,
       )
       .waitFor();
+    await dialog.getByText('Values as of 01/01/2013, fiscal year 2014, as you gave them.').waitFor();
     // The warning is shown before the provider confirms, by line, field and column.
     expect(
       await dialog
@@ -183,6 +187,9 @@ describe('provider console: publishing a town’s export with a preview', () => 
       const res = await visitor.request.get(`/api/fullproperty/7-110?state=Massachusetts&city=${TOWN}`);
       expect(res.status()).toBe(200);
       expect(await res.json()).toMatchObject({ StreetName: 'ELM ST', Apartment: 'B', TotalAcres: 1.1 });
+      const { ClientID } = await (await visitor.request.get(`/api/client/Massachusetts/${TOWN}`)).json();
+      const town = await (await visitor.request.get(`/api/client/${ClientID}`)).json();
+      expect(town).toMatchObject({ TaxYear: 2014, ValuationDate: '2013-01-01' });
     } finally {
       await visitor.close();
     }

@@ -175,6 +175,9 @@ export const RollPreviewDto = z.object({
   Format: z.string().nullable(),
   Mapping: z.string().nullable(),
   Records: z.number().int(),
+  /** The fiscal year and valuation date given with the files (RollDatingInput), null where none was. */
+  FiscalYear: z.number().int().nullable(),
+  ValuationDate: z.string().nullable(),
   /** Files whose header row is not on line 1 (a junk line above it), and the line it was found on. */
   HeaderLines: z.array(z.object({ File: z.string(), Line: z.number().int() })),
   /** Optional columns the format or mapping reads that the files do not have, with the fields they fill. */

@@ -249,6 +249,8 @@ export const rollImportService = {
       Format: input.origin.format,
       Mapping: input.origin.mapping,
       Records: check.records,
+      FiscalYear: input.origin.dating.fiscalYear,
+      ValuationDate: input.origin.dating.valuationDate,
       HeaderLines: input.headerLines.map((h) => ({ File: h.file, Line: h.line })),
       AbsentColumns: input.absentColumns,
       Fill: check.fill.map((f) => {

@@ -479,11 +479,17 @@ describe('what a roll’s values date from (issue 48)', () => {
     const client = await buildClient(ctx.db);
     // The records carry tax year 2013; the provider's fiscal year wins.
     const records = [rec('1', { Taxes: [{ TaxYear: 2013 }] }), rec('2')];
-    const u = uploadWithFields(
-      { fiscalYear: '2014', valuationDate: '2013-01-01' },
-      'harbor-fy14.jsonl',
-      jsonl(records),
-    );
+    const dating = { fiscalYear: '2014', valuationDate: '2013-01-01' };
+    // The preview says what the provider gave, before anything is published.
+    const p = uploadWithFields(dating, 'harbor-fy14.jsonl', jsonl(records));
+    const preview = await ctx.app.inject({
+      method: 'POST',
+      url: `/api/rolls/${client.id}/preview`,
+      payload: p.payload,
+      headers: { ...provider.headers, ...p.headers },
+    });
+    expect(preview.json()).toMatchObject({ Records: 2, FiscalYear: 2014, ValuationDate: '2013-01-01' });
+    const u = uploadWithFields(dating, 'harbor-fy14.jsonl', jsonl(records));
     const res = await ctx.app.inject({
       method: 'POST',
       url: `/api/rolls/${client.id}`,

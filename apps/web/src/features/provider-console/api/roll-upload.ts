@@ -15,6 +15,9 @@ export interface RollUploadParts {
   files: File[];
   format?: string;
   mapping?: File;
+  /** What the values are for and as of (RollDatingInput's fields, as typed): optional. */
+  fiscalYear?: string;
+  valuationDate?: string;
   /** Publishing only: the record count of the preview being confirmed (the run's progress total). */
   records?: number;
 }
@@ -65,6 +68,8 @@ export function sendRollUpload<T>(
     const form = new FormData();
     if (parts.format) form.append('format', parts.format);
     if (parts.records !== undefined) form.append('records', String(parts.records));
+    if (parts.fiscalYear) form.append('fiscalYear', parts.fiscalYear);
+    if (parts.valuationDate) form.append('valuationDate', parts.valuationDate);
     if (parts.mapping) form.append('mapping', parts.mapping, parts.mapping.name);
     for (const file of parts.files) form.append('file', file, file.name);
     xhr.send(form);

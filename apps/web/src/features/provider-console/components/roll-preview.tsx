@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { fillPercent, formatLocation, type RollPreviewDto } from '@opp/contracts';
 import { Alert } from '@/components/ui/alert';
 import { formatAcres, formatCount, formatCountOf as plural, formatMoney } from '@/utils/format';
+import { rollDatesText } from '@/utils/roll-dates';
 import { AdjustedList, FirstLines, WarningList, warningsTitle } from './import-notes';
 
 type Loose = Record<string, unknown>;
@@ -75,6 +76,11 @@ export function RollPreview({
             ? `No problems found; ${plural(preview.WarningCount, 'warning')} (published as given).`
             : 'No problems found.'
           : `${plural(preview.ProblemCount, 'problem')} found: this roll cannot be published as it is.`}
+      </p>
+      <p className="margin-top-0">
+        {preview.FiscalYear !== null || preview.ValuationDate !== null
+          ? `${rollDatesText({ TaxYear: preview.FiscalYear, ValuationDate: preview.ValuationDate })}, as you gave them.`
+          : 'No fiscal year or valuation date given: the public pages will date the roll by the day it is published.'}
       </p>
       {preview.HeaderLines.map((h) => (
         <p key={h.File} className="margin-top-0 opp-break">

@@ -20,6 +20,8 @@ function cleanPreview(over: Partial<RollPreviewDto> = {}): RollPreviewDto {
     Format: null,
     Mapping: null,
     Records: 2,
+    FiscalYear: null,
+    ValuationDate: null,
     HeaderLines: [],
     AbsentColumns: [],
     Fill: [{ Field: 'Account', Filled: 2, Of: 2 }],
@@ -634,5 +636,37 @@ describe('Publish roll', () => {
     expect((sent[0]!.form.get('mapping') as File).name).toBe('town.json');
     expect(sent[0]!.form.get('format')).toBeNull();
     expect(within(dialog).getByLabelText('Mapping file (.json)').getAttribute('aria-invalid')).toBe('true');
+  });
+  it('sends the fiscal year and valuation date the provider gives, checks them first, and the preview says them', async () => {
+    const sent = fakeUpload(
+      { status: 202, body: makeRun({ RunID: 28, ClientID: 3 }) },
+      { status: 200, body: cleanPreview({ FiscalYear: 2014, ValuationDate: '2013-01-01' }) },
+    );
+    serverWith([makeRun({ RunID: 28, ClientID: 3 })]);
+    renderConsole();
+    const dialog = await openSettings();
+    const user = userEvent.setup();
+    await user.upload(within(dialog).getByLabelText('Roll file'), new File(['{}\n'], 'augusta.jsonl'));
+    // A fiscal year that is not one is refused by its field before anything is sent.
+    await user.type(within(dialog).getByLabelText('Fiscal year'), 'FY14');
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    expect(within(dialog).getByText('Fiscal year must be a year such as 2014')).toBeTruthy();
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('Fiscal year'));
+    expect(sent).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText('Fiscal year'));
+    await user.type(within(dialog).getByLabelText('Fiscal year'), '2014');
+    await user.type(within(dialog).getByLabelText('Values as of'), '2013-01-01');
+    await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
+    expect(
+      await within(dialog).findByText('Values as of 01/01/2013, fiscal year 2014, as you gave them.'),
+    ).toBeTruthy();
+    expect(sent[0]!.form.get('fiscalYear')).toBe('2014');
+    expect(sent[0]!.form.get('valuationDate')).toBe('2013-01-01');
+    // Confirming sends them again with the same files.
+    await user.click(within(dialog).getByRole('button', { name: /Confirm publish/ }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]!.form.get('fiscalYear')).toBe('2014');
+    expect(sent[1]!.form.get('valuationDate')).toBe('2013-01-01');
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type RefObject } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   EXPORT_ACCEPT,
@@ -8,6 +8,7 @@ import {
   ROLL_ACCEPT,
   ROLL_MAX_BYTES,
   ROLL_MAX_FILES,
+  RollDatingInput,
   type ImportRunDto,
   type PublicClient,
   type RollPreviewDto,
@@ -28,7 +29,8 @@ const MAX_SIZE_TEXT = `${Math.round(ROLL_MAX_BYTES / 1024 ** 3)} GB`;
 /** The format select's value for "read through a mapping file". */
 const MAPPING = '~mapping';
 
-type FieldName = 'format' | 'file' | 'mapping';
+type FieldName = 'format' | 'file' | 'mapping' | 'fiscalYear' | 'valuationDate';
+const DATING_FIELDS = ['fiscalYear', 'valuationDate'] as const;
 
 /**
  * Spec issue 6 "Publish roll", with issue 39's preview: the provider picks how the files are read (the
@@ -44,9 +46,12 @@ export function RollPublisher({ client }: { client: PublicClient }) {
   const fileRef = useRef<HTMLInputElement>(null);
   const mappingRef = useRef<HTMLInputElement>(null);
   const previewButtonRef = useRef<HTMLButtonElement>(null);
+  const fiscalYearRef = useRef<HTMLInputElement>(null);
+  const valuationDateRef = useRef<HTMLInputElement>(null);
   const [format, setFormat] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   const [mapping, setMapping] = useState<File | null>(null);
+  const [dating, setDating] = useState({ fiscalYear: '', valuationDate: '' });
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [upload, setUpload] = useState<UploadProgress | null>(null);
   const [checking, setChecking] = useState(false);
@@ -98,7 +103,8 @@ export function RollPublisher({ client }: { client: PublicClient }) {
 
   const fail = (field: FieldName, message: string) => {
     setErrors({ [field]: message });
-    (field === 'mapping' ? mappingRef : fileRef).current?.focus();
+    const refs = { mapping: mappingRef, fiscalYear: fiscalYearRef, valuationDate: valuationDateRef };
+    (field in refs ? refs[field as keyof typeof refs] : fileRef).current?.focus();
   };
 
   /** What is missing or too large before anything is sent, by the field it concerns. */
@@ -113,6 +119,15 @@ export function RollPublisher({ client }: { client: PublicClient }) {
     if (format === MAPPING && !mapping) return ['mapping', 'Choose the mapping file.'];
     if (format === MAPPING && mapping && mapping.size > MAPPING_MAX_BYTES)
       return ['mapping', `The mapping file is larger than ${MAPPING_MAX_BYTES / 1024 ** 2} MB.`];
+    // The server checks them the same way (one schema); saying so here spares an upload.
+    const checked = RollDatingInput.safeParse({
+      fiscalYear: dating.fiscalYear || undefined,
+      valuationDate: dating.valuationDate || undefined,
+    });
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      return [issue.path[0] === 'valuationDate' ? 'valuationDate' : 'fiscalYear', issue.message];
+    }
     return null;
   };
 
@@ -123,8 +138,12 @@ export function RollPublisher({ client }: { client: PublicClient }) {
       fail(...problem);
       return null;
     }
-    if (format === MAPPING && mapping) return { files, mapping };
-    return format ? { files, format } : { files };
+    const given = {
+      ...(dating.fiscalYear.trim() ? { fiscalYear: dating.fiscalYear.trim() } : {}),
+      ...(dating.valuationDate ? { valuationDate: dating.valuationDate } : {}),
+    };
+    if (format === MAPPING && mapping) return { files, mapping, ...given };
+    return format ? { files, format, ...given } : { files, ...given };
   };
 
   /** Sends the parts; a refusal is shown by the field it names. */
@@ -150,8 +169,8 @@ export function RollPublisher({ client }: { client: PublicClient }) {
     } catch (err) {
       if ((err as Error).name !== 'AbortError') {
         const field = err instanceof ApiError ? err.fields[0] : undefined;
-        const name: FieldName =
-          field?.field === 'mapping' ? 'mapping' : field?.field === 'format' ? 'format' : 'file';
+        const named = ['mapping', 'format', ...DATING_FIELDS] as const;
+        const name: FieldName = named.find((n) => n === field?.field) ?? 'file';
         fail(
           name,
           field?.message ??
@@ -184,6 +203,7 @@ export function RollPublisher({ client }: { client: PublicClient }) {
     setPreview(null);
     setFiles([]);
     setMapping(null);
+    setDating({ fiscalYear: '', valuationDate: '' });
     if (fileRef.current) fileRef.current.value = '';
     if (mappingRef.current) mappingRef.current.value = '';
     void queryClient.invalidateQueries({ queryKey: providerKeys.rollRuns(client.ClientID) });
@@ -267,6 +287,44 @@ export function RollPublisher({ client }: { client: PublicClient }) {
           }}
         />
       ) : null}
+      <fieldset className="usa-fieldset margin-top-2">
+        <legend className="usa-legend">What the values are for (optional)</legend>
+        <p className="usa-hint margin-y-05">
+          Shown on every public page as “values as of …, fiscal year …”. Without them the pages give only the
+          day the roll is published (and the records’ own tax year, if they carry one).
+        </p>
+        <DatingField
+          id={`${id}-fiscal-year`}
+          label="Fiscal year"
+          hint="The tax year the values are for, such as 2014."
+          inputRef={fiscalYearRef}
+          error={errors.fiscalYear}
+          disabled={busy}
+          value={dating.fiscalYear}
+          inputMode="numeric"
+          maxLength={4}
+          className="usa-input usa-input--small"
+          onChange={(v) => {
+            setDating((d) => ({ ...d, fiscalYear: v }));
+            changed('fiscalYear');
+          }}
+        />
+        <DatingField
+          id={`${id}-valuation-date`}
+          label="Values as of"
+          hint="The assessment (valuation) date, such as January 1, 2013 for Massachusetts fiscal year 2014."
+          inputRef={valuationDateRef}
+          error={errors.valuationDate}
+          disabled={busy}
+          value={dating.valuationDate}
+          type="date"
+          className="usa-input usa-input--medium"
+          onChange={(v) => {
+            setDating((d) => ({ ...d, valuationDate: v }));
+            changed('valuationDate');
+          }}
+        />
+      </fieldset>
       {preview === null ? (
         <button
           ref={previewButtonRef}
@@ -286,6 +344,51 @@ export function RollPublisher({ client }: { client: PublicClient }) {
         run={runId !== null ? (run.data ?? null) : null}
       />
     </section>
+  );
+}
+
+/** A labelled input with its hint and, when refused, the reason by it. */
+function DatingField({
+  id,
+  label,
+  hint,
+  error,
+  inputRef,
+  onChange,
+  ...input
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  error: string | undefined;
+  inputRef: RefObject<HTMLInputElement | null>;
+  onChange: (value: string) => void;
+} & Pick<
+  InputHTMLAttributes<HTMLInputElement>,
+  'value' | 'disabled' | 'type' | 'inputMode' | 'maxLength' | 'className'
+>) {
+  return (
+    <div className={`usa-form-group${error ? ' usa-form-group--error' : ''}`}>
+      <label className="usa-label" htmlFor={id}>
+        {label}
+      </label>
+      <span className="usa-hint" id={`${id}-hint`}>
+        {hint}
+      </span>
+      {error ? (
+        <span className="usa-error-message" id={`${id}-error`} role="alert">
+          {error}
+        </span>
+      ) : null}
+      <input
+        {...input}
+        id={id}
+        ref={inputRef}
+        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
+        aria-invalid={error ? true : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
   );
 }
 

@@ -129,19 +129,49 @@ describe('parcel maps', () => {
     }
   });
 
-  it('shows the results on a map beside the list; a click opens the record', async () => {
+  it('shows every result of the search on the map, grouped with counts; a group zooms in, a point opens its record', async () => {
     await page.goto('/Maine/Harrison/search');
     await page.locator('.opp-results-table tbody tr').first().waitFor();
     await page.getByRole('button', { name: 'Map', exact: true }).click();
     expect(page.url()).toContain('view=map');
-    const map = page.getByRole('region', { name: 'Map of the results on this page' });
+    const map = page.getByRole('region', { name: 'Map of all the results' });
     await map.waitFor();
-    const results = await page.locator('.opp-results-table tbody tr').count();
-    await expect.poll(() => parcelPaths(page).count()).toBe(results);
+    const total = Number(
+      /of ([\d,]+)/
+        .exec((await page.locator('.opp-count').first().textContent()) ?? '')![1]!
+        .replace(/,/g, ''),
+    );
+    const onPage = await page.locator('.opp-results-table tbody tr').count();
+    expect(total).toBeGreaterThan(onPage);
+    const groups = page.locator('.opp-cluster');
+    const points = page.locator('.opp-parcel-map path.leaflet-interactive');
+    // Every result of the search is on the map (the demo town's are all on its parcels), not only this page's.
+    const shown = async () =>
+      (await groups.allTextContents()).reduce((n, t) => n + Number(t.replace(/,/g, '')), 0) +
+      (await points.count());
+    await expect.poll(shown).toBe(total);
+    // Zoomed out to the town's scale (the map is one Tab stop; - zooms out), results close together are
+    // grouped, and the groups' counts still add up to every result.
+    await map.focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('-');
+    await expect.poll(() => groups.count()).toBeGreaterThan(0);
+    await expect.poll(shown).toBe(total);
+    expect(await page.getByText(`All ${total.toLocaleString('en-US')} results of this search`).count()).toBe(
+      1,
+    );
     await expectNoA11yViolations(page, 'results page, map view');
     await screenshot(page, 'parcel-map-results', { fullPage: true });
 
-    await parcelPaths(page).first().dispatchEvent('click');
+    // A group zooms in to its results, until single results show; one opens its record.
+    for (let i = 0; i < 10 && (await points.count()) === 0; i++) {
+      const before = `${(await groups.allTextContents()).join()}|${await points.count()}`;
+      await groups.first().dispatchEvent('click');
+      await expect
+        .poll(async () => `${(await groups.allTextContents()).join()}|${await points.count()}`)
+        .not.toBe(before);
+    }
+    expect(await points.count()).toBeGreaterThan(0);
+    await points.first().dispatchEvent('click');
     await page.waitForURL((u) => /\/Maine\/Harrison\/(?!search$)[^/]+$/.test(u.pathname), {
       waitUntil: 'commit',
     });

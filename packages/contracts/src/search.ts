@@ -230,6 +230,24 @@ export const ExportQuerystring = z.object({
 /** Rows in one CSV export; a larger result is cut here (the response says so in its headers). */
 export const MAX_EXPORT_ROWS = 50_000;
 
+/** Results the results map places at most; past it the map says how many it leaves out. */
+export const MAX_RESULT_POINTS = 50_000;
+
+/**
+ * GET /api/propertysearch/{clientId}/points: where a search's results are, every page at once, for the
+ * results map to cluster. Each result on the town's parcel map is `[Account, Location, longitude,
+ * latitude]`, its parcel's centroid (a condominium's units share their building's). Results without a
+ * shape are not listed.
+ */
+export const ResultPoints = z.object({
+  Points: z.array(z.tuple([z.string(), z.string(), z.number(), z.number()])),
+  /** The search's matches, whether or not they are on the map. */
+  TotalRecords: z.number().int(),
+  /** The matches read: TotalRecords, or MAX_RESULT_POINTS when there were more. */
+  RecordsRead: z.number().int(),
+});
+export type ResultPoints = z.infer<typeof ResultPoints>;
+
 export const MAX_SUGGESTIONS = 10;
 export const SuggestQuerystring = z.object({
   q: z

@@ -12,7 +12,7 @@ import { publicRecord, type PublicRecordOwners } from '../properties/owner-priva
 import { recordAt, recordCount, type ParcelIndex } from '../parcels/parcel-index.ts';
 import type { ParcelsService } from '../parcels/parcels.service.ts';
 import { comparablesRepository } from './comparables.repository.ts';
-import { lonLatCentroid, planarCentroid } from './centroids.ts';
+import { lonLatCentroid, planarCentroid } from '../parcels/centroids.ts';
 import { hasSaleSince, saleFactsOf } from './sale-facts.ts';
 import { dateOf, dayOf, notArmsLength, propertyClassOf, yearsBefore } from './sale-rules.ts';
 

@@ -20,6 +20,7 @@ import {
   type OwnerSettings,
   type PublicRecordOwners,
 } from '../properties/owner-privacy.ts';
+import { lonLatCentroid } from './centroids.ts';
 import { simplifyShape, type MultiPolygon } from './parcel-geometry.ts';
 import {
   byMapLotThenAccount,
@@ -266,6 +267,27 @@ export function createParcelsService(lookupTtlMs: number) {
       const index = await indexes.of(db, clientId);
       const town = await indexes.lookup(db, clientId);
       return { index, town, record: recordOf(index, account) };
+    },
+
+    /**
+     * Where some records of the client's roll are, for the results map: [account, location, longitude,
+     * latitude] (their parcel's centroid) of each that is on the layer, in the order given; 404 when
+     * the town has no parcel map.
+     */
+    async centroidsOf(
+      db: Executor,
+      clientId: number,
+      accounts: string[],
+    ): Promise<Array<[string, string, number, number]>> {
+      const index = await indexes.of(db, clientId);
+      const out: Array<[string, string, number, number]> = [];
+      for (const account of accounts) {
+        const k = recordOfAccount(index, account);
+        if (k === undefined) continue;
+        const [lon, lat] = lonLatCentroid(index, index.recordShape[k]!);
+        out.push([account, recordAt(index, k).location, lon, lat]);
+      }
+      return out;
     },
 
     /** The full records of some accounts of a roll, by account (decoded, as stored: owners included). */

@@ -6,7 +6,9 @@ import {
   IdParam,
   LandBuildingOptions,
   MAX_EXPORT_ROWS,
+  MAX_RESULT_POINTS,
   MAX_SUGGESTIONS,
+  ResultPoints,
   SearchAliasBody,
   SearchBody,
   SearchQuerystring,
@@ -134,6 +136,34 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
           // A stream bypasses the serializer; the 200 schema above documents the CSV text it produces.
           .send(stream as unknown as string)
       );
+    },
+  );
+
+  app.get(
+    '/propertysearch/:clientId/points',
+    {
+      // Up to a few megabytes for a city's every result: charged to the map's budget by size.
+      config: { rateLimit: 'map' },
+      schema: {
+        tags,
+        summary: "Where a search's results are, for the results map",
+        description:
+          'The same search as the CSV export (`query`, `filters` and `sort` as its parameters), every page ' +
+          `at once: the first ${MAX_RESULT_POINTS} results in sort order, each on the town's parcel map as ` +
+          "`[Account, Location, longitude, latitude]` (its parcel's centroid; results without a shape are " +
+          'left out). `TotalRecords` counts every match and `RecordsRead` those read. 404 when the town ' +
+          'has no parcel map.',
+        params: ClientParams,
+        querystring: ExportQuerystring,
+        response: { 200: ResultPoints, 400: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => {
+      const { query, filters, sort } = request.query;
+      const client = await searchService.publicClient(db, request.params.clientId);
+      const plan = searchService.planExport(client, { query, filters, sort });
+      // No validators: the answer changes with the parcel layer too, which the roll's do not name.
+      return searchService.resultPoints(db, plan, app.parcels);
     },
   );
 

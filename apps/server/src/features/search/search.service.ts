@@ -2,10 +2,12 @@ import {
   DEFAULT_PAGE_SIZE,
   formatLocation,
   MAX_EXPORT_ROWS,
+  MAX_RESULT_POINTS,
   MAX_SUGGESTIONS,
   type LandBuildingOptions,
   type ParsedSearchFilters,
   type PropertySummary,
+  type ResultPoints,
   type SearchResponse,
   type SortSpec,
   type Suggestion,
@@ -16,6 +18,7 @@ import { validationFailed } from '../../errors.ts';
 import { inTurn } from '../../lib/cpu-turns.ts';
 import { publicClientsService, rollDatesOf } from '../clients/clients.service.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
+import type { ParcelsService } from '../parcels/parcels.service.ts';
 import { codeKey, fold, indexTerms, queryParts } from '../properties/search-text.ts';
 import { csvRow } from '../../lib/csv.ts';
 import { EXPORT_COLUMNS } from './search-csv.ts';
@@ -208,6 +211,29 @@ export function sortAfterMatching(counted: Counted, rollSize: number, end: numbe
   return share === 0 || counted.total < end / share;
 }
 
+/**
+ * A search's total and, with the roll index, its first `max` rows in sort order (null without: the rows
+ * are then read in batches through SQL). Exact up to `max`, as the export's header and the map need.
+ */
+async function firstMatches(
+  db: Executor,
+  client: ClientRow,
+  criteria: SearchCriteria,
+  sort: SortKey[],
+  index: RollIndex | null,
+  max: number,
+): Promise<Counted & { ordered: number[] | null }> {
+  if (index) {
+    const found = await inTurn(() =>
+      index.search(criteria, sort, (t) => ({ offset: 0, limit: Math.min(t, max), reverse: false })),
+    );
+    return { total: found.total, estimated: false, ordered: found.rows };
+  }
+  if (client.activeRollId === null) return { total: 0, estimated: false, ordered: null };
+  if (isUnfiltered(criteria)) return { total: client.parcelCount, estimated: false, ordered: null };
+  return { ...(await countMatches(db, criteria, client.parcelCount, max)), ordered: null };
+}
+
 /** The summaries of an index's rows, in that order, by primary key. */
 function summariesOf(db: Executor, index: RollIndex, rows: number[]): Promise<PropertySummary[]> {
   return rollIndexRepository.summaries(
@@ -320,26 +346,16 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
     },
 
     async exportCsv(db: Db, { client, criteria, sort }: ExportPlan) {
-      const rollId = client.activeRollId;
-      const unfiltered = isUnfiltered(criteria);
       const index = await indexOf(client);
-      let total = 0;
-      let estimated = false;
-      let ordered: number[] = [];
-      if (index) {
-        const found = await inTurn(() =>
-          index.search(criteria, sort, (t) => ({
-            offset: 0,
-            limit: Math.min(t, MAX_EXPORT_ROWS),
-            reverse: false,
-          })),
-        );
-        total = found.total;
-        ordered = found.rows;
-      } else if (rollId !== null && unfiltered) total = client.parcelCount;
-      else if (rollId !== null)
-        // As in a search, but the limit is the export's: up to MAX_EXPORT_ROWS the header is exact.
-        ({ total, estimated } = await countMatches(db, criteria, client.parcelCount, MAX_EXPORT_ROWS));
+      const { total, estimated, ordered } = await firstMatches(
+        db,
+        client,
+        criteria,
+        sort,
+        index,
+        MAX_EXPORT_ROWS,
+      );
+      const unfiltered = isUnfiltered(criteria);
       const rowCount = Math.min(total, MAX_EXPORT_ROWS);
       const stream = new Readable({ read() {} });
       const push = (text: string) => {
@@ -351,7 +367,7 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
         // A byte-order mark lets spreadsheet programs read the accents in owner names as UTF-8.
         push(`\uFEFF${csvRow(EXPORT_COLUMNS.map((c) => c.header))}`);
         if (rowCount === 0) return;
-        if (index) {
+        if (index && ordered) {
           for (let i = 0; i < ordered.length; i += EXPORT_BATCH) {
             const want = ordered.slice(i, i + EXPORT_BATCH);
             const rows = await summariesOf(db, index, want);
@@ -374,6 +390,41 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
         (err: Error) => stream.destroy(err),
       );
       return { total, estimated, rowCount, truncated: total > rowCount, stream };
+    },
+
+    /**
+     * Where a search's results are, every page at once (the first MAX_RESULT_POINTS in sort order), for
+     * the results map: each on the town's parcel map at its parcel's centroid. 404 when the town has no
+     * parcel map; 400 naming the field as for a search.
+     */
+    async resultPoints(
+      db: Db,
+      { client, criteria, sort }: ExportPlan,
+      parcels: ParcelsService,
+    ): Promise<ResultPoints> {
+      const index = await indexOf(client);
+      const { total, estimated, ordered } = await firstMatches(
+        db,
+        client,
+        criteria,
+        sort,
+        index,
+        MAX_RESULT_POINTS,
+      );
+      const read = Math.min(total, MAX_RESULT_POINTS);
+      let accounts: string[] = [];
+      if (index && ordered) accounts = ordered.map((r) => index.account(r));
+      else if (read > 0)
+        await searchRepository.forEachBatch(
+          db,
+          criteria,
+          sort,
+          { maxRows: read, batch: EXPORT_BATCH, fenced: !isUnfiltered(criteria) && !estimated },
+          (rows) => accounts.push(...rows.map((row) => row.Account)),
+        );
+      // Asked even for no results: a town without a parcel map answers 404 whatever the search.
+      const points = await parcels.centroidsOf(db, client.id, accounts);
+      return { Points: points, TotalRecords: total, RecordsRead: accounts.length };
     },
 
     /**

@@ -1,61 +1,61 @@
-import type { ParcelFeature } from '@opp/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { getParcelQueryOptions } from '../api/get-parcel';
-import { ParcelMap } from './parcel-map';
+import type { ResultPoints } from '@opp/contracts';
+import { formatCount, formatCountOf } from '@/utils/format';
+import { MapFrame } from './parcel-map';
+import ResultsClusterView from './results-cluster-view';
 
 export interface ResultsMapProps {
-  clientId: number;
-  /** The accounts of the results shown (the current page). */
-  accounts: string[];
+  /** Where every result of the search is (null while the first answer loads). */
+  points: ResultPoints | null;
+  /** The points could not be read: the list below still holds the results. */
+  failed: boolean;
   hrefFor: (account: string) => string;
 }
 
+/** The map's words: what it shows of the results, and where the rest are. */
+function describe({ Points, TotalRecords, RecordsRead }: ResultPoints): string {
+  const placed = new Set(Points.map((p) => p[0])).size;
+  const missing = RecordsRead - placed;
+  return [
+    RecordsRead < TotalRecords
+      ? `The map places the first ${formatCount(RecordsRead)} of ${formatCount(TotalRecords)} results; narrow the search to see them all.`
+      : `All ${formatCountOf(TotalRecords, 'result')} of this search, not only this page's.`,
+    'Results close together are grouped: a group’s number says how many it holds (select it to zoom in); select a single result to open its record.',
+    missing > 0
+      ? `${formatCountOf(missing, 'result')} ${missing === 1 ? 'has' : 'have'} no parcel on the town's map.`
+      : '',
+    'The list below holds the same results, a page at a time.',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
 /**
- * The Map view of the results: the parcels of the page of results shown, each opening its record. The
- * results list stays below it, the accessible way to the same records. Shapes are fetched per record
- * (the ones the property pages use and cache); records without a shape are simply not drawn.
+ * The Map view of the results (issue 48): every result of the search, not only the page shown,
+ * grouped where they crowd together at city scale and shown one by one closer in. The list stays below
+ * it, the accessible way to the same records.
  */
-export default function ResultsMap({ clientId, accounts, hrefFor }: ResultsMapProps) {
-  const queryClient = useQueryClient();
-  // One query for the page's shapes, each fetched (and cached) as the property page asks for it.
-  // Not useQueries: it would add its code to every public page's framework chunk.
-  const shapes = useQuery({
-    queryKey: ['parcels-of', clientId, ...accounts],
-    queryFn: () =>
-      Promise.all(
-        accounts.map((account) =>
-          queryClient.fetchQuery(getParcelQueryOptions(clientId, account)).catch(() => null),
-        ),
-      ),
-    staleTime: 5 * 60_000,
-  });
-  const features = useMemo(
-    () => (shapes.data ?? []).filter((f): f is ParcelFeature => f !== null),
-    [shapes.data],
-  );
-  const parcels = { features, pending: shapes.isPending };
-  const missing = accounts.length - parcels.features.length;
-  if (!parcels.pending && parcels.features.length === 0)
+export default function ResultsMap({ points, failed, hrefFor }: ResultsMapProps) {
+  if (failed && !points)
     return (
-      <p className="opp-empty">
-        {accounts.length === 0
-          ? 'No results to show on a map.'
-          : 'This town has no parcel map for these results. The list below shows them.'}
-      </p>
+      <p className="opp-empty">The map of these results could not be loaded. The list below shows them.</p>
+    );
+  if (points && points.TotalRecords === 0) return <p className="opp-empty">No results to show on a map.</p>;
+  if (points && points.Points.length === 0)
+    return (
+      <p className="opp-empty">This town has no parcel map for these results. The list below shows them.</p>
     );
   return (
-    <ParcelMap
-      features={parcels.features}
-      hrefFor={hrefFor}
-      label="Map of the results on this page"
-      description={
-        `Each result on this page with a parcel on the town's map is outlined; select one to open its record.` +
-        (!parcels.pending && missing > 0
-          ? ` ${missing} ${missing === 1 ? 'result has' : 'results have'} no parcel on the map.`
-          : '') +
-        ' The list below holds the same results.'
-      }
+    <MapFrame
+      description={points ? describe(points) : 'Loading where the results are…'}
+      view={({ tilesUrl, describedBy }) => (
+        <ResultsClusterView
+          points={points?.Points ?? []}
+          hrefFor={hrefFor}
+          tilesUrl={tilesUrl}
+          label="Map of all the results"
+          describedBy={describedBy}
+        />
+      )}
     />
   );
 }

@@ -12,6 +12,7 @@ import { formatCount } from '@/utils/format';
 import { shownRange } from '@/utils/paging';
 import { rollDatesText } from '@/utils/roll-dates';
 import { exportCsvUrl } from '../api/export-csv';
+import { useResultPoints } from '../api/get-result-points';
 import { useSearchProperties } from '../api/search-properties';
 import { useSearchState } from '../hooks/use-search-state';
 import { filterChips } from '../utils/filter-chips';
@@ -53,6 +54,8 @@ export function SearchScreen({ clientId, state, city, hasParcelMap = false }: Se
     close: closeAdvanced,
   } = useDialog();
   const result = useSearchProperties(clientId, search);
+  // Every result's place, asked only while the Map view is shown.
+  const points = useResultPoints(clientId, search, search.view === 'map' && hasParcelMap);
   const panelId = useId();
   const searchBoxRef = useRef<HTMLDivElement>(null);
   // On a phone the search panel folds into a one-line summary once a search has run, so the first
@@ -286,11 +289,7 @@ export function SearchScreen({ clientId, state, city, hasParcelMap = false }: Se
           >
             {search.view === 'map' && hasParcelMap ? (
               // The map is an enhancement: the list below it is the accessible way to the same results.
-              <ResultsMapView
-                clientId={clientId}
-                accounts={shown.SearchProperties.map((r) => r.Account)}
-                hrefFor={hrefFor}
-              />
+              <ResultsMapView points={points.data ?? null} failed={points.isError} hrefFor={hrefFor} />
             ) : null}
             {search.view === 'grid' ? (
               <ResultsGrid results={shown.SearchProperties} hrefFor={hrefFor} />

@@ -1,10 +1,10 @@
-import type { ParcelIndex } from '../parcels/parcel-index.ts';
+import type { ParcelIndex } from './parcel-index.ts';
 
 /*
  * Parcel centroids, from the shapes the parcel index holds flat: the area-weighted centre of a shape's
  * polygons, holes taken away (a shape of no area: the mean of its positions). Comparables measure
- * distance between centroids, in feet on the index's projection; the map shows them in
- * longitude/latitude.
+ * distance between centroids, in feet on the index's projection; the comparables and results maps show
+ * them in longitude/latitude.
  */
 
 function centroidOf(index: ParcelIndex, xy: Float64Array | Float32Array, s: number): [number, number] {

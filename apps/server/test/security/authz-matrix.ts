@@ -128,6 +128,13 @@ export const AUTHZ_MATRIX: Record<string, MatrixEntry> = {
     request: (w) => ({ url: `/api/propertysearch/${w.townA.id}/export.csv?query=main` }),
   },
   // Parcel map and abutters (issue 40): town A gets a layer for its roll on first use.
+  'GET /api/propertysearch/:clientId/points': {
+    expect: PUBLIC(),
+    request: async (w) => {
+      await ensureParcelLayer(w.db, w.townA.id);
+      return { url: `/api/propertysearch/${w.townA.id}/points?query=main` };
+    },
+  },
   'GET /api/parcels/:clientId/:account': {
     expect: PUBLIC(),
     request: async (w) => {

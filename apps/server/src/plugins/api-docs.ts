@@ -33,7 +33,7 @@ owners are withheld, see below), the street
 address (number, apartment, street name), the map/lot, the account, the book or page. So \`smith main\` finds Smith
 on Main Street and \`12 elm\` finds 12 Elm St. A street suffix matches in any of its USPS spellings and an ordinal
 as a number or a word: \`212 Third Street\`, \`212 3rd St\` and \`212 third st\` all find 212 THIRD ST, \`4 canal park\`
-finds 4 CANAL PK. A unit word followed by another word is left out (\`303 third st unit 212\`). Punctuation in names and map/lots works typed or left out:
+finds 4 CANAL PK; one being typed matches as it becomes one (\`212 3r\` finds 212 THIRD ST, \`pkw\` PKWY). A unit word followed by another word is left out (\`303 third st unit 212\`). Punctuation in names and map/lots works typed or left out:
 \`O'BRIEN\`, \`obrien\` and \`brien\` all find O'Brien; \`R01-002-A\`, \`r01.002.a\` and \`r01002a\` all find
 R01-002-A. A word that joins digits to other characters with punctuation (\`R01-0\`, \`12-14\`, \`1234-56\`) must
 also *start* the map/lot, account, street number, apartment or book-page as typed (any punctuation counts as

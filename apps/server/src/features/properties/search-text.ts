@@ -7,7 +7,7 @@
  * one is read as that word, so `212 Third Street` and `212 3rd St` both find
  * `212 THIRD ST`.
  */
-import { canonicalWord, isUnitWord, queryWord } from './street-words.ts';
+import { canonicalWord, halfTypedReadings, isUnitWord, queryWord } from './street-words.ts';
 
 const SEPARATORS = /[\s,;/&+()[\]{}|]+/u;
 const NON_ALNUM = /[^\p{L}\p{N}]+/gu;
@@ -37,6 +37,8 @@ export interface QueryPart {
   term: string;
   word: string;
   code: string | null;
+  /** What the word may also stand for when read as a prefix (street-words.ts halfTypedReadings). */
+  readings: string[];
 }
 
 /**
@@ -57,6 +59,7 @@ export function queryParts(query: string): QueryPart[] {
       term: queryWord(typed),
       word: queryWord(typed, true),
       code: /\d/.test(code) && /[a-z0-9]-[a-z0-9]/.test(code) ? code : null,
+      readings: halfTypedReadings(typed),
     });
   }
   return out;
@@ -145,9 +148,15 @@ function toAscii(s: string): string {
   return s.replace(/[^a-z0-9]/g, '');
 }
 
-/** A tsquery for the terms: every term as a prefix ('smith:* & main:*'). Terms are [a-z0-9]+ only. */
-export function prefixTsQuery(terms: string[]): string {
-  return terms.map((t) => `${t}:*`).join(' & ');
+/**
+ * A tsquery for the terms: every term as a prefix ('smith:* & main:*'), and each group of choices as
+ * any of its prefixes ('(3r:* | third:*)'). Terms are [a-z0-9]+ only.
+ */
+export function prefixTsQuery(terms: string[], choices: string[][] = []): string {
+  return [
+    ...terms.map((t) => `${t}:*`),
+    ...choices.map((group) => `(${group.map((t) => `${t}:*`).join(' | ')})`),
+  ].join(' & ');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexTerms, queryParts } from './search-text.ts';
-import { canonicalWord, queryWord } from './street-words.ts';
+import { canonicalWord, halfTypedReadings, queryWord } from './street-words.ts';
 
 /** The indexed words of a value. */
 const wordsOf = (value: string) => {
@@ -9,10 +9,15 @@ const wordsOf = (value: string) => {
   return [...into];
 };
 
-/** Whether a search for `query` finds `value`: every query word starts one of its words. */
+/**
+ * Whether a search for `query` finds `value`: every query word starts one of its words (or, partly
+ * typed, what it may stand for does).
+ */
 const searchFinds = (query: string, value: string) => {
   const words = wordsOf(value);
-  return queryParts(query).every((p) => words.some((w) => w.startsWith(p.term)));
+  return queryParts(query).every((p) =>
+    [p.term, ...p.readings].some((t) => words.some((w) => w.startsWith(t))),
+  );
 };
 
 /** Whether type-ahead finds `value` with every word of `query` finished (matched whole). */
@@ -50,6 +55,12 @@ describe('street suffixes and ordinals', () => {
     ['88 fresh pond parkw', '88 FRESH POND PKWY'],
     ['12 oak ro', '12 OAK RD'],
     ['12 oak r', '12 OAK ROAD'],
+    // An abbreviation or ordinal half typed: its letters begin no word the index holds for it.
+    ['212 3r', '212 THIRD ST'],
+    ['88 fresh pond pkw', '88 FRESH POND PARKWAY'],
+    ['5 lake blv', '5 LAKE BLVD'],
+    ['9 route 10 hw', '9 ROUTE 10 HWY'],
+    ['100 21s', '100 21ST AVE'],
   ])('a word being typed ("%s") already finds %s', (query, value) => {
     expect(searchFinds(query, value)).toBe(true);
   });
@@ -71,6 +82,22 @@ describe('street suffixes and ordinals', () => {
     expect(canonicalWord('main')).toBe('main');
     expect(wordsOf('303 THIRD ST')).toEqual(['303', 'third', 'street']);
     expect(wordsOf('303 3RD STREET')).toEqual(['303', 'third', 'street']);
+  });
+
+  it('reads a half-typed abbreviation as itself or the words it may become, never a number or a guess', () => {
+    expect(halfTypedReadings('3r')).toEqual(['third']);
+    expect(halfTypedReadings('pkw')).toEqual(['parkway']);
+    expect(halfTypedReadings('hw')).toEqual(['highway']);
+    // Itself still: HWANG is found while "hw" is typed.
+    expect(searchFinds('hw', 'HWANG, MIN')).toBe(true);
+    // A member or a prefix of the name itself needs no other reading; a house number is not an ordinal.
+    expect(halfTypedReadings('st')).toEqual([]);
+    expect(halfTypedReadings('stre')).toEqual([]);
+    expect(halfTypedReadings('10')).toEqual([]);
+    // One letter, or letters that begin many classes' abbreviations, are too little to tell.
+    expect(halfTypedReadings('b')).toEqual([]);
+    expect(halfTypedReadings('ex')).toEqual([]);
+    expect(searchFinds('212 3r', '212 THORNE RD')).toBe(false);
   });
 
   it('reads a typed word as it stands unless the index holds it under another name', () => {

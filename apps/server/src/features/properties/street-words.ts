@@ -263,6 +263,26 @@ export function queryWord(word: string, exact = false): string {
   return exact || !primary.startsWith(word) ? primary : word;
 }
 
+/** A partly typed word is read as at most this many other words (more: it is too short to tell). */
+const MAX_READINGS = 3;
+
+/**
+ * What a partly typed word may also be, besides a prefix of itself: the primary names of the classes
+ * whose abbreviations it begins when it begins neither their primary name nor is a member itself
+ * (`3r` → `third`, `pkw` → `parkway`, `blv` → `boulevard`, `hw` → `highway`). A word without a letter
+ * (`10`, a house number, begins `10th`) and one that begins too many classes read as themselves only.
+ * Search and type-ahead match either (`hw` still finds HWANG).
+ */
+export function halfTypedReadings(prefix: string): string[] {
+  if (prefix.length < 2 || !/[a-z]/.test(prefix) || PRIMARY_OF.has(prefix)) return [];
+  const out = new Set<string>();
+  for (const [word, primary] of PRIMARY_OF)
+    if (word.startsWith(prefix) && !primary.startsWith(prefix)) out.add(primary);
+  // A reading that another begins adds nothing to a prefix match (`parkways` after `parkway`).
+  const readings = [...out].filter((r) => ![...out].some((o) => o !== r && r.startsWith(o)));
+  return readings.length <= MAX_READINGS ? readings : [];
+}
+
 /**
  * Words that introduce an apartment (USPS Publication 28, appendix C2, those used for homes): a query
  * names the unit by what follows them (search-text.ts queryParts).

@@ -82,6 +82,13 @@ describe.skipIf(!haveData)('Cambridge, MA: addresses as people type them', () =>
     }
   });
 
+  it('finds an address while its suffix or ordinal is half typed ("1564 mass av", "212 3r"), on both engines', async () => {
+    for (const [engine, app] of engines()) {
+      expect(await locations(app, '1564 mass av'), engine).toContain('1564 MASSACHUSETTS AVE');
+      expect(await locations(app, '212 3r'), engine).toContain('212 THIRD ST');
+    }
+  });
+
   it('finds the same parcels for every way of writing the address, on both engines', async () => {
     for (const [engine, app] of engines()) {
       const asWritten = await locations(app, '4 canal pk');
@@ -90,9 +97,9 @@ describe.skipIf(!haveData)('Cambridge, MA: addresses as people type them', () =>
     }
   });
 
-  it('suggests "212 THIRD ST" for "212 Third Street" and "212 3rd st", on both engines', async () => {
+  it('suggests "212 THIRD ST" for "212 Third Street" and "212 3rd st", and while "3rd" is half typed, on both engines', async () => {
     for (const [engine, app] of engines())
-      for (const q of ['212 Third Street', '212 3rd st', '212 third st ']) {
+      for (const q of ['212 Third Street', '212 3rd st', '212 third st ', '212 3r', '212 thi']) {
         const texts = (await suggestions(app, q)).map((s) => s.text);
         expect(texts, `${engine}: ${q}`).toContain('212 THIRD ST');
       }

@@ -14,6 +14,11 @@ export interface SearchCriteria {
   rollId: number;
   /** Word prefixes that must all match ([a-z0-9]+ each, so safe inside a tsquery). */
   terms: string[];
+  /**
+   * Groups of word prefixes of which one of each must match: a partly typed word and what it may stand
+   * for (`['3r', 'third']`, street-words.ts halfTypedReadings).
+   */
+  choices?: string[][];
   /** Whole words that must all match exactly ([a-z0-9]+ each): the finished words of a type-ahead entry. */
   words?: string[];
   /**
@@ -67,8 +72,8 @@ function whereClause(c: SearchCriteria): SQL {
   // Without owner names: the word index finds the rows as usual (its matches include theirs), and each
   // is checked again on its words less the owner-only ones; no second word index to build on import.
   const doc = c.withoutOwnerNames ? sql`ts_delete(p.search_doc, p.owner_words)` : sql`p.search_doc`;
-  if (c.terms.length > 0 || words.length > 0) {
-    const tsquery = [...words, prefixTsQuery(c.terms)].filter(Boolean).join(' & ');
+  if (c.terms.length > 0 || words.length > 0 || c.choices?.length) {
+    const tsquery = [...words, prefixTsQuery(c.terms, c.choices)].filter(Boolean).join(' & ');
     parts.push(sql`p.search_doc @@ to_tsquery('simple', ${tsquery})`);
     if (c.withoutOwnerNames) parts.push(sql`ts_match_vq(${doc}, to_tsquery('simple', ${tsquery}))`);
   }

@@ -19,7 +19,7 @@ import { inTurn } from '../../lib/cpu-turns.ts';
 import { publicClientsService, rollDatesOf } from '../clients/clients.service.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
 import type { ParcelsService } from '../parcels/parcels.service.ts';
-import { codeKey, fold, indexTerms, queryParts } from '../properties/search-text.ts';
+import { codeKey, fold, indexTerms, queryParts, type QueryPart } from '../properties/search-text.ts';
 import { csvRow } from '../../lib/csv.ts';
 import { EXPORT_COLUMNS } from './search-csv.ts';
 import {
@@ -52,21 +52,30 @@ const DEFAULT_SORT: SortKey[] = [{ column: 'Name', descending: false }];
 const EXPORT_BATCH = 2_000;
 const SUGGEST_CANDIDATES = 60;
 
+/** A partly typed word as a group of choices: itself or what it may stand for (`['3r', 'third']`). */
+const choicesOf = (p: QueryPart) => [p.term, ...p.readings];
+
 /**
- * The query's words as the index reads them. A word that is a prefix of another word is implied by it
- * (`sm smith`), so it is dropped. Throws 400 naming `query` for a query with no letter or digit at all
- * (only punctuation, such as `%` or `.*`), or for more than MAX_QUERY_WORDS words.
+ * The query's words as the index reads them: `terms`, and `choices` for the words that may be a street
+ * suffix or ordinal partly typed (`212 3r` is 212 3R… or 212 THIRD). A word that is a prefix of another
+ * word is implied by it (`sm smith`), so it is dropped. Throws 400 naming `query` for a query with no
+ * letter or digit at all (only punctuation, such as `%` or `.*`), or for more than MAX_QUERY_WORDS words.
  */
-export function parseQuery(query: string | undefined, field = 'query'): { terms: string[]; codes: string[] } {
-  if (!query || query.trim() === '') return { terms: [], codes: [] };
+export function parseQuery(
+  query: string | undefined,
+  field = 'query',
+): { terms: string[]; codes: string[]; choices: string[][] } {
+  if (!query || query.trim() === '') return { terms: [], codes: [], choices: [] };
   const parts = queryParts(query);
   if (parts.length === 0) throw validationFailed(field, 'must contain at least one letter or digit');
-  const unique = [...new Set(parts.map((p) => p.term))];
+  const unique = [...new Set(parts.filter((p) => p.readings.length === 0).map((p) => p.term))];
   const terms = unique.filter((t) => !unique.some((o) => o !== t && o.startsWith(t)));
-  if (terms.length > MAX_QUERY_WORDS)
+  const groups = new Map(parts.filter((p) => p.readings.length > 0).map((p) => [p.term, choicesOf(p)]));
+  const choices = [...groups.values()];
+  if (terms.length + choices.length > MAX_QUERY_WORDS)
     throw validationFailed(field, `may hold at most ${MAX_QUERY_WORDS} words`);
   const codes = [...new Set(parts.map((p) => p.code).filter((c): c is string => c !== null))];
-  return { terms, codes };
+  return { terms, codes, choices };
 }
 
 /**
@@ -94,8 +103,8 @@ const cleanList = (values: string[] | undefined) => {
 
 /** Search criteria for a roll from the parsed request. Throws 400 naming the field for contradictions. */
 export function buildCriteria(rollId: number, query: string | undefined, f: ParsedSearchFilters = {}) {
-  const { terms, codes } = parseQuery(query);
-  const criteria: SearchCriteria = { rollId, terms, codes };
+  const { terms, codes, choices } = parseQuery(query);
+  const criteria: SearchCriteria = { rollId, terms, codes, ...(choices.length > 0 ? { choices } : {}) };
   criteria.salePrice = numberRange('filters.sale.price', f.sale?.price);
   const from = f.sale?.date?.start;
   const to = f.sale?.date?.end;
@@ -434,8 +443,8 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
      * run a search). 400 naming `q` for input that has no letter or digit.
      */
     async suggest(db: Executor, client: ClientRow, q: string | undefined): Promise<Suggestion[]> {
-      const { terms, codes } = parseQuery(q, 'q');
-      if (terms.length === 0 || client.activeRollId === null) return [];
+      const { terms, codes, choices: anyChoices } = parseQuery(q, 'q');
+      if (terms.length + anyChoices.length === 0 || client.activeRollId === null) return [];
       // The words before the last were finished by a space: "12 ma" means number 12, not 120 or 1200. Only
       // the word being typed is a prefix, which also keeps a short number from matching half the roll.
       // A punctuated code (a map/lot) stays a prefix even when finished: its words are joined differently.
@@ -443,14 +452,18 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
       const finished = /[\s,;/&+()[\]{}|]$/u.test(q ?? '') ? parts : parts.slice(0, -1);
       const whole = finished.filter((p) => p.code === null);
       const words = [...new Set(whole.map((p) => p.word))];
-      const prefixes = [...new Set(parts.filter((p) => !whole.includes(p)).map((p) => p.term))].filter(
+      const typing = parts.filter((p) => !whole.includes(p));
+      // The word being typed may be a suffix or ordinal half typed (`3r`): it or what it may become.
+      const choices = typing.filter((p) => p.readings.length > 0).map(choicesOf);
+      const prefixes = [...new Set(typing.filter((p) => p.readings.length === 0).map((p) => p.term))].filter(
         (t) => !words.includes(t),
       );
       const long = prefixes.filter((t) => t.length >= 3);
-      const indexed = words.length + long.length > 0;
+      const indexed = words.length + long.length + choices.length > 0;
       const criteria: SearchCriteria = {
         rollId: client.activeRollId,
         terms: indexed ? long : prefixes,
+        ...(choices.length > 0 ? { choices } : {}),
         recheckTerms: indexed ? prefixes.filter((t) => t.length < 3) : [],
         words,
         codes,
@@ -469,6 +482,7 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
         q ?? '',
         words,
         complete,
+        choices,
       );
     },
 
@@ -504,9 +518,10 @@ function wordsOf(value: string): Set<string> {
   return words;
 }
 
-const matchesAll = (value: string, terms: string[], whole: string[]) => {
+const matchesAll = (value: string, terms: string[], whole: string[], choices: string[][] = []) => {
   const words = [...wordsOf(value)];
-  return terms.every((t) => words.some((w) => w.startsWith(t))) && whole.every((t) => words.includes(t));
+  const starts = (t: string) => words.some((w) => w.startsWith(t));
+  return terms.every(starts) && whole.every((t) => words.includes(t)) && choices.every((g) => g.some(starts));
 };
 
 const KIND_ORDER_TEXT = { owner: 0, address: 1, maplot: 2 } as const;
@@ -520,6 +535,7 @@ export function rankSuggestions(
   typed: string,
   whole: string[] = [],
   complete = true,
+  choices: string[][] = [],
 ): Suggestion[] {
   const found = new Map<string, { s: Suggestion; accounts: Set<string> }>();
   const add = (kind: Suggestion['kind'], text: string, account: string) => {
@@ -529,11 +545,16 @@ export function rankSuggestions(
     found.set(key, entry);
   };
   for (const p of candidates) {
-    for (const o of p.Owners) if (matchesAll(o.OwnerName, terms, whole)) add('owner', o.OwnerName, p.Account);
+    for (const o of p.Owners)
+      if (matchesAll(o.OwnerName, terms, whole, choices)) add('owner', o.OwnerName, p.Account);
     // As the record page prints it ("303 THIRD ST, UNIT 212"); searching that text finds the unit.
     const address = formatLocation(p);
-    if (address && matchesAll(address, terms, whole)) add('address', address, p.Account);
-    if (p.MapLot && matchesAll(p.MapLot, terms, whole) && codes.every((c) => codeKey(p.MapLot).startsWith(c)))
+    if (address && matchesAll(address, terms, whole, choices)) add('address', address, p.Account);
+    if (
+      p.MapLot &&
+      matchesAll(p.MapLot, terms, whole, choices) &&
+      codes.every((c) => codeKey(p.MapLot).startsWith(c))
+    )
       add('maplot', p.MapLot, p.Account);
   }
   const head = fold(typed).trim();

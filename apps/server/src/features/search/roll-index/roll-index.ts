@@ -753,8 +753,8 @@ interface Source {
 interface Condition {
   check: (row: number) => boolean;
   source: Source | null;
-  /** For words: the word id range (its check depends on how many candidates it will see). */
-  words?: Range;
+  /** For words: the word id ranges, any of which (its check depends on how many candidates it will see). */
+  words?: Range[];
 }
 
 /** The matches of a search: rows in no particular order, and a membership test valid until the next query. */
@@ -955,19 +955,24 @@ export class RollIndex {
   private conditionsOf(c: SearchCriteria): Condition[] {
     const p = this.p;
     const out: Condition[] = [];
-    const wordRanges: Range[] = [
-      ...c.terms.map((t) => this.prefixRange(t)),
-      ...(c.words ?? []).map((w) => this.exactRange(w)),
-      ...(c.recheckTerms ?? []).map((t) => this.prefixRange(t)),
+    const wordRanges: Range[][] = [
+      ...c.terms.map((t) => [this.prefixRange(t)]),
+      ...(c.choices ?? []).map((group) => group.map((t) => this.prefixRange(t))),
+      ...(c.words ?? []).map((w) => [this.exactRange(w)]),
+      ...(c.recheckTerms ?? []).map((t) => [this.prefixRange(t)]),
     ];
-    for (const range of wordRanges)
+    for (const ranges of wordRanges)
       out.push({
         check: () => true,
-        words: range,
+        words: ranges,
         // One word's postings hold each row once; a prefix's several words may repeat a row.
         source: {
-          slices: [{ rows: p.postings, start: p.postOff[range[0]]!, end: p.postOff[range[1]]! }],
-          repeats: range[1] - range[0] > 1,
+          slices: ranges.map(([lo, hi]) => ({
+            rows: p.postings,
+            start: p.postOff[lo]!,
+            end: p.postOff[hi]!,
+          })),
+          repeats: ranges.length > 1 || ranges[0]![1] - ranges[0]![0] > 1,
         },
       });
     const range = (field: string, r: { min?: number; max?: number }) => {
@@ -1070,6 +1075,13 @@ export class RollIndex {
     });
   }
 
+  /** A check that a row holds a word of any of the ranges (wordCheck of each). */
+  private wordsCheck(ranges: Range[], candidates: number, marked: Range[]): (row: number) => boolean {
+    if (ranges.length === 1) return this.wordCheck(ranges[0]!, candidates, marked);
+    const checks = ranges.map((r) => this.wordCheck(r, candidates, marked));
+    return (row) => checks.some((check) => check(row));
+  }
+
   /**
    * A check that a row holds one of the words of a range: a binary search in each word's postings (rows
    * ascending) when few candidates will be checked, else a mark on every row of the range's postings:
@@ -1129,7 +1141,7 @@ export class RollIndex {
     try {
       const others = conditions
         .filter((cond) => cond !== best)
-        .map((cond) => (cond.words ? this.wordCheck(cond.words, candidates, marked) : cond.check));
+        .map((cond) => (cond.words ? this.wordsCheck(cond.words, candidates, marked) : cond.check));
       const passes = (row: number) => {
         for (const check of others) if (!check(row)) return false;
         return true;

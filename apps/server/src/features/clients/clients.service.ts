@@ -9,6 +9,7 @@ import {
   type RollDates,
   type RollDating,
 } from '@opp/contracts';
+import { LRUCache } from 'lru-cache';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
 import { rollsService } from '../imports/rolls.service.ts';
@@ -52,7 +53,7 @@ export async function publicClientOf(db: Executor, row: ClientRow): Promise<Publ
 }
 
 /** Per database (two apps over two databases share this module in the tests, and roll ids repeat). */
-const datingCaches = new WeakMap<Executor, Map<number, Promise<RollDating>>>();
+const datingCaches = new WeakMap<Executor, LRUCache<number, RollDating, { db: Executor }>>();
 
 /**
  * What the town's published roll dates from, as its search results and pages say it: when it was
@@ -64,15 +65,15 @@ export async function rollDatesOf(db: Executor, row: ClientRow): Promise<RollDat
   const rollId = row.activeRollId;
   if (rollId === null) return { LastUpdated, TaxYear: null, ValuationDate: null };
   let datingCache = datingCaches.get(db);
-  if (!datingCache) datingCaches.set(db, (datingCache = new Map()));
-  let dating = datingCache.get(rollId);
-  if (!dating) {
-    if (datingCache.size >= 64) datingCache.delete(datingCache.keys().next().value!);
-    dating = rollsService.dating(db, rollId);
-    datingCache.set(rollId, dating);
-    dating.catch(() => datingCache.delete(rollId));
-  }
-  const { fiscalYear, valuationDate } = await dating;
+  if (!datingCache)
+    datingCaches.set(
+      db,
+      (datingCache = new LRUCache({
+        max: 64,
+        fetchMethod: (id, _stale, { context }) => rollsService.dating(context.db, id),
+      })),
+    );
+  const { fiscalYear, valuationDate } = (await datingCache.fetch(rollId, { context: { db } }))!;
   return { LastUpdated, TaxYear: fiscalYear, ValuationDate: valuationDate };
 }
 

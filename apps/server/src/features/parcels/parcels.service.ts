@@ -13,6 +13,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { wallClock } from '../../lib/wall-clock.ts';
 import { publicClientsService } from '../clients/clients.service.ts';
 import {
   ownerSettingsTag,
@@ -86,25 +87,24 @@ async function lookup(db: Executor, clientId: number): Promise<LayerLookup> {
 }
 
 class ParcelIndexes {
-  readonly #lookups = new Map<number, { until: number; value: Promise<LayerLookup> }>();
+  readonly #lookups: LRUCache<number, LayerLookup, { db: Executor }>;
   readonly #indexes = new Map<string, Promise<ParcelIndex>>();
   readonly #sizes = new Map<string, number>();
 
-  constructor(private readonly lookupTtlMs: number) {}
+  constructor(private readonly lookupTtlMs: number) {
+    this.#lookups = new LRUCache({
+      max: MAX_LOOKUPS,
+      ttl: Math.max(lookupTtlMs, 1),
+      // One lookup per client at a time, shared by the requests that arrive meanwhile.
+      fetchMethod: (clientId, _stale, { context: { db } }) => lookup(db, clientId),
+      ...wallClock,
+    });
+  }
 
   /** Which layer and roll the client reads, and its owner settings; 404 when it has no layer or roll. */
-  lookup(db: Executor, clientId: number): Promise<LayerLookup> {
-    const now = Date.now();
-    let hit = this.#lookups.get(clientId);
-    if (!hit || hit.until <= now) {
-      hit = { until: now + this.lookupTtlMs, value: lookup(db, clientId) };
-      if (this.lookupTtlMs > 0) {
-        if (this.#lookups.size >= MAX_LOOKUPS) this.#lookups.clear();
-        this.#lookups.set(clientId, hit);
-        hit.value.catch(() => this.#lookups.delete(clientId));
-      }
-    }
-    return hit.value;
+  async lookup(db: Executor, clientId: number): Promise<LayerLookup> {
+    if (this.lookupTtlMs === 0) return lookup(db, clientId);
+    return (await this.#lookups.fetch(clientId, { context: { db } }))!;
   }
 
   /** The index of the client's layer joined to its published roll; 404 when it has either none. */
@@ -215,28 +215,21 @@ const answerKey = (town: LayerLookup) =>
 
 export function createParcelsService(lookupTtlMs: number) {
   const indexes = new ParcelIndexes(lookupTtlMs);
-  const answers = new LRUCache<string, ParcelCollection | AbuttersResponse>({
+  // Built once at a time per key (fetch shares a build in progress).
+  const answers = new LRUCache<
+    string,
+    ParcelCollection | AbuttersResponse,
+    () => Promise<ParcelCollection | AbuttersResponse>
+  >({
     maxSize: MAX_ANSWER_BYTES,
     sizeCalculation: answerBytes,
+    fetchMethod: (_key, _stale, { context: build }) => build(),
   });
-  /** The answer under `key`, built (once at a time per key) by `build` when not held. */
-  const pending = new Map<string, Promise<ParcelCollection | AbuttersResponse>>();
-  async function answer<T extends ParcelCollection | AbuttersResponse>(
+  /** The answer under `key`, built by `build` when not held. */
+  const answer = async <T extends ParcelCollection | AbuttersResponse>(
     key: string,
     build: () => Promise<T>,
-  ): Promise<T> {
-    const held = answers.get(key) ?? pending.get(key);
-    if (held) return held as Promise<T> | T;
-    const building = build();
-    pending.set(key, building);
-    try {
-      const built = await building;
-      answers.set(key, built);
-      return built;
-    } finally {
-      pending.delete(key);
-    }
-  }
+  ): Promise<T> => (await answers.fetch(key, { context: build })) as T;
   return {
     /** How many layers' indexes the node holds. */
     heldIndexes: () => indexes.size,

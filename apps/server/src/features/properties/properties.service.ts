@@ -1,6 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import { formatLocation, type FullProperty } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
+import { wallClock } from '../../lib/wall-clock.ts';
 import { rollEtag } from '../../plugins/conditional-get.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
 import { cityKey, publicClientsService } from '../clients/clients.service.ts';
@@ -28,65 +30,32 @@ export interface PropertyAnswer {
   lastModified: Date | null;
 }
 
+/** Towns by (state, city) for `ttlMs`; 0: looked up on every request. */
 class TownCache {
-  constructor(private readonly ttlMs: number) {}
-  readonly #towns = new Map<string, { town: ClientRow; until: number }>();
-  /** One lookup per town at a time: 32 concurrent readers of an expired town share it. */
-  readonly #loading = new Map<string, Promise<ClientRow>>();
+  readonly #towns: LRUCache<string, ClientRow, { db: Executor; state: string; city: string }>;
+
+  constructor(private readonly ttlMs: number) {
+    this.#towns = new LRUCache({
+      max: MAX_TOWNS,
+      ttl: Math.max(ttlMs, 1),
+      // One lookup per town at a time: 32 concurrent readers of an expired town share it.
+      fetchMethod: (_key, _stale, { context: { db, state, city } }) =>
+        publicClientsService.findByStateCity(db, state, city),
+      // The wall clock, which the tests move on rather than wait for.
+      ...wallClock,
+    });
+  }
 
   async get(db: Executor, state: string, city: string): Promise<ClientRow> {
+    if (this.ttlMs === 0) return publicClientsService.findByStateCity(db, state, city);
     const key = `${state.trim().toLowerCase()}\u0000${cityKey(city)}`;
-    const hit = this.#towns.get(key);
-    const now = Date.now();
-    if (hit && hit.until > now) {
-      // Refreshed ahead of expiry in the background, so readers of a busy town never wait for it.
-      if (hit.until - now < this.ttlMs / 2) this.#load(db, key, state, city).catch(() => {});
-      return hit.town;
-    }
-    return this.#load(db, key, state, city);
-  }
-
-  #load(db: Executor, key: string, state: string, city: string): Promise<ClientRow> {
-    const loading = this.#loading.get(key);
-    if (loading) return loading;
-    const started = Date.now();
-    const promise = publicClientsService
-      .findByStateCity(db, state, city)
-      .then(
-        (town) => {
-          if (this.#towns.size >= MAX_TOWNS) this.#towns.clear();
-          this.#towns.set(key, { town, until: started + this.ttlMs });
-          return town;
-        },
-        (err: unknown) => {
-          this.#towns.delete(key);
-          throw err;
-        },
-      )
-      .finally(() => {
-        if (this.#loading.get(key) === promise) this.#loading.delete(key);
-      });
-    this.#loading.set(key, promise);
-    return promise;
-  }
-}
-
-class AnswerCache {
-  readonly #answers = new Map<string, PropertyAnswer>();
-
-  get(key: string): PropertyAnswer | undefined {
-    const hit = this.#answers.get(key);
-    if (hit) {
-      // Most recently used last: eviction takes the first.
-      this.#answers.delete(key);
-      this.#answers.set(key, hit);
-    }
-    return hit;
-  }
-
-  set(key: string, answer: PropertyAnswer) {
-    this.#answers.set(key, answer);
-    if (this.#answers.size > MAX_ANSWERS) this.#answers.delete(this.#answers.keys().next().value!);
+    const context = { db, state, city };
+    const left = this.#towns.getRemainingTTL(key);
+    // Refreshed ahead of expiry in the background, so readers of a busy town never wait for it; an
+    // expired town is never served.
+    if (left > 0 && left < this.ttlMs / 2)
+      this.#towns.fetch(key, { context, forceRefresh: true, allowStale: true }).catch(() => {});
+    return (await this.#towns.fetch(key, { context, allowStale: left > 0 }))!;
   }
 }
 
@@ -102,7 +71,8 @@ function presentRecord(town: ClientRow, record: StoredRecord): FullProperty {
 
 export function createPropertiesService(townTtlMs: number) {
   const towns = new TownCache(townTtlMs);
-  const answers = new AnswerCache();
+  // Keyed by everything an answer depends on, so an entry is never stale: the least recently used go.
+  const answers = new LRUCache<string, PropertyAnswer>({ max: MAX_ANSWERS });
   return {
     /** The active client at a state (name or abbreviation) and city; 404 for unknown and inactive ones. */
     townOf(db: Executor, state: string, city: string): Promise<ClientRow> {

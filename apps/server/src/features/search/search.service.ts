@@ -13,6 +13,7 @@ import {
   type Suggestion,
 } from '@opp/contracts';
 import { Readable } from 'node:stream';
+import { LRUCache } from 'lru-cache';
 import type { Db, Executor } from '../../db/database.ts';
 import { validationFailed } from '../../errors.ts';
 import { inTurn } from '../../lib/cpu-turns.ts';
@@ -293,7 +294,15 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
     indexes && client.activeRollId !== null
       ? indexes.forRoll(client.id, client.activeRollId, client.parcelCount, !ownerNamesSearchable(client))
       : null;
-  const landBuildingCache = new Map<number, Promise<LandBuildingOptions>>();
+  // A roll never changes once published, so its entry is good until it is replaced; a few are kept.
+  const landBuildingCache = new LRUCache<number, LandBuildingOptions, { db: Executor; client: ClientRow }>({
+    max: 64,
+    fetchMethod: async (rollId, _stale, { context: { db, client } }) => {
+      const index = await indexOf(client);
+      const r = index ? index.landBuilding() : await searchRepository.landBuilding(db, rollId);
+      return { landType: r.landTypes.sort(byName), buildingStyle: r.buildingStyles.sort(byName) };
+    },
+  });
 
   return {
     /**
@@ -490,22 +499,7 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
     async landBuilding(db: Executor, client: ClientRow): Promise<LandBuildingOptions> {
       const rollId = client.activeRollId;
       if (rollId === null) return { landType: [], buildingStyle: [] };
-      let options = landBuildingCache.get(rollId);
-      if (!options) {
-        const index = await indexOf(client);
-        const found = index
-          ? Promise.resolve(index.landBuilding())
-          : searchRepository.landBuilding(db, rollId);
-        options = found.then((r) => ({
-          landType: r.landTypes.sort(byName),
-          buildingStyle: r.buildingStyles.sort(byName),
-        }));
-        // A roll never changes once published, so its entry is good until it is replaced; keep a few.
-        if (landBuildingCache.size >= 64) landBuildingCache.delete(landBuildingCache.keys().next().value!);
-        landBuildingCache.set(rollId, options);
-        options.catch(() => landBuildingCache.delete(rollId));
-      }
-      return options;
+      return (await landBuildingCache.fetch(rollId, { context: { db, client } }))!;
     },
   };
 }

@@ -197,8 +197,9 @@ describe('every page at every width', () => {
       await visitor.locator('.opp-results-table tbody tr').first().waitFor();
       await settle(visitor);
       await expectInside(visitor, `results list at ${width}`, width);
-      // The results table fits: no column to scroll to.
+      // The results table fits: no column to scroll to, and no header broken inside a word ("Buil/t").
       expect(await sidewaysRegions(visitor), `results list at ${width}`).toEqual([]);
+      await expectWholeWords(visitor, `results list at ${width}`);
       await shoot(visitor, 'results-list', width);
 
       await visitor.goto(`/${HARRISON.state}/${HARRISON.city}/search?view=grid`);

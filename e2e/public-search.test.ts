@@ -105,6 +105,9 @@ describe('search and record flow', () => {
       '0.25\n10,890 sq ft',
       '01/15/2010',
       '$150,000',
+      // Year Built is the newest building's (its shop of 1985, not its 1900 house); Style, the house's.
+      '1985',
+      'Cape',
     ]);
     expect(await page.locator('.opp-results-table tbody tr').count()).toBe(50);
     expect(await page.getByRole('link', { name: 'Admin' }).getAttribute('href')).toBe(
@@ -241,6 +244,26 @@ describe('search and record flow', () => {
     // Every sixth parcel is on Bolsters Mills Rd.
     await expectCount(page, 'Showing 1 to 20 of 20 results');
     expect(params(page)).toMatchObject({ q: 'bolsters', view: 'grid' });
+    // Year Built and Style on the cards, as in the list (parcel 1005: a 1905 Ranch).
+    const card = page.getByRole('listitem').filter({ hasText: '20 BOLSTERS MILLS RD' });
+    expect(await card.locator('dt, dd').allInnerTexts()).toEqual(
+      expect.arrayContaining(['Year Built', '1905', 'Style', 'Ranch']),
+    );
+  });
+
+  it('leaves out Year Built and Style where no result has them, in the list and the grid', async () => {
+    // Bridgton's account 1 records no building at all.
+    await page.goto('/Maine/Bridgton/search?q=empty&view=list');
+    await expectCount(page, 'Showing 1 to 1 of 1 result');
+    const headers = page.locator('.opp-results-table thead th');
+    expect(await headers.last().innerText()).toBe('Last Sale Price');
+    expect(await headers.allInnerTexts()).not.toContain('Style');
+    await page.getByRole('button', { name: 'Grid' }).click();
+    const terms = page.getByRole('list', { name: 'Search results' }).locator('dt');
+    await terms.first().waitFor();
+    expect(await terms.allInnerTexts()).toContain('Acres');
+    expect(await terms.allInnerTexts()).not.toContain('Year Built');
+    expect(await terms.allInnerTexts()).not.toContain('Style');
   });
 });
 

@@ -165,8 +165,27 @@ export const SearchQuerystring = z.object({
   pagesize: positiveIntString('pagesize', MAX_PAGE_SIZE),
 });
 
+/**
+ * One search result: the parcel's summary, plus what people comparing parcels look at, read from the
+ * roll's search columns (so a roll published before a column existed answers null or empty rather than
+ * needing a new import).
+ */
+export const SearchResult = PropertySummary.extend({
+  /** The newest of the parcel's residential and commercial buildings (the YearBuilt sort's value). */
+  YearBuilt: z
+    .number()
+    .int()
+    .nullable()
+    .describe("The newest of the parcel's residential and commercial buildings' YearBuilt; null when none"),
+  /** The residential buildings' styles (BuildingType), distinct, sorted: the `building.style` filter's values. */
+  BuildingStyles: z
+    .array(z.string())
+    .describe("The residential buildings' BuildingType, distinct and sorted; empty when none"),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
 export const SearchResponse = z.object({
-  SearchProperties: z.array(PropertySummary),
+  SearchProperties: z.array(SearchResult),
   PageSize: z.number().int(),
   PageNumber: z.number().int(),
   Pages: z.number().int(),

@@ -71,9 +71,15 @@ Past that, \`TotalRecords\` of an early page is the database's estimate and \`To
 hundreds of thousands of matches for every keystroke would make every search slow); asking for a page beyond
 the first 5,000 rows counts exactly.
 
+**Results** carry each parcel's summary, plus \`YearBuilt\` (the newest of its residential and commercial
+buildings, the YearBuilt sort's value; null when none has a year, and for rolls published before year built was
+indexed) and \`BuildingStyles\` (its residential buildings' BuildingType, distinct and sorted, the
+\`building.style\` filter's values; empty when none).
+
 **CSV export**: \`GET /api/propertysearch/{clientId}/export.csv?query=&filters=&sort=\` takes the same query, and
 \`filters\` and \`sort\` as the same JSON, URL-encoded. It answers the whole result (at most 50,000 rows) in sort
-order.
+order. Its last two columns, Year Built and Style (styles separated by \`; \`), are always there, empty where the
+roll has no value.
 
 **Type-ahead**: \`GET /api/suggest/{clientId}?q=\` gives up to 10 owner names, addresses and map/lots. Words
 already followed by a space match whole (\`12 ma\` is number 12, not 120); the word being typed is a prefix.

@@ -81,11 +81,11 @@ export function publicRecord<R extends PublicRecordOwners>(town: OwnerSettings, 
   };
 }
 
-const withoutOwners = (rows: PropertySummary[]) =>
+const withoutOwners = <S extends PropertySummary>(rows: S[]): S[] =>
   rows.map((s) => (s.Owners.length === 0 ? s : { ...s, Owners: [] }));
 
 /** Search results as the public may see them: without owners when the town does not publish them. */
-export function publicSummaries(town: OwnerSettings, rows: PropertySummary[]): PropertySummary[] {
+export function publicSummaries<S extends PropertySummary>(town: OwnerSettings, rows: S[]): S[] {
   return town.publishOwnerNames ? rows : withoutOwners(rows);
 }
 
@@ -93,6 +93,6 @@ export function publicSummaries(town: OwnerSettings, rows: PropertySummary[]): P
  * Summaries as the type-ahead may offer their owners: none where owner names are not searchable (a
  * suggestion is a match of what was typed).
  */
-export function searchableSummaries(town: OwnerSettings, rows: PropertySummary[]): PropertySummary[] {
+export function searchableSummaries<S extends PropertySummary>(town: OwnerSettings, rows: S[]): S[] {
   return ownerNamesSearchable(town) ? rows : withoutOwners(rows);
 }

@@ -1,4 +1,11 @@
-import type { PropertyRecord, PropertySummary, Residence, Sale, SortColumn } from '@opp/contracts';
+import type {
+  PropertyRecord,
+  PropertySummary,
+  Residence,
+  Sale,
+  SearchResult,
+  SortColumn,
+} from '@opp/contracts';
 import {
   COPY_NULL,
   copyBoolean,
@@ -24,7 +31,9 @@ import { codeKey, indexTerms, naturalKey } from '../properties/search-text.ts';
  *   - how the in-process roll index reads it (the select expression and the COPY text it comes back as)
  *     and what it keeps of it (`index`),
  *   - the public sort it serves (`sort`) and the search filter it answers (`filter`): both the SQL path
- *     (search.repository.ts) and the roll index (roll-index.ts) build their conditions from these.
+ *     (search.repository.ts) and the roll index (roll-index.ts) build their conditions from these,
+ *   - the field of a search result it fills beside the stored summary (`result`): both paths read results
+ *     through RESULT_SELECT and searchResultOf.
  * Adding a filterable, sortable column is one entry here, its migration, its contract field and a test
  * (docs/ARCHITECTURE.md, "Adding a filterable, sortable column").
  */
@@ -90,7 +99,12 @@ interface ColumnSpec<F extends string, T> {
   readWithoutOwnerNames?: string;
   sort?: SortColumn;
   filter?: FilterSpec;
+  /** The search result's field this column fills (SearchResult beyond PropertySummary). */
+  result?: ResultField;
 }
+
+/** A search result's fields read from their own columns rather than from the stored summary. */
+type ResultField = Exclude<keyof SearchResult, keyof PropertySummary>;
 
 export type SqlType =
   | 'text'
@@ -351,6 +365,7 @@ export const SEARCH_COLUMNS = [
     copy: copyTextArray,
     index: 'values',
     filter: { criterion: 'buildingStyles', test: 'anyOf' },
+    result: 'BuildingStyles',
   }),
   column({
     name: 'search_doc',
@@ -383,6 +398,7 @@ export const SEARCH_COLUMNS = [
     copy: copyNumber,
     index: 'number',
     sort: 'YearBuilt',
+    result: 'YearBuilt',
   }),
   column({
     name: 'building_years',
@@ -433,6 +449,32 @@ export const INDEX_COLUMNS: readonly IndexColumn[] = SEARCH_COLUMNS.filter(
 export const SORT_COLUMN_OF = Object.fromEntries(
   SEARCH_COLUMNS.flatMap((c) => (c.sort ? [[c.sort, c]] : [])),
 ) as Record<SortColumn, SearchColumn>;
+
+/**
+ * The columns a search result carries beside the summary. Read at search time rather than copied into
+ * the summary's JSON, so rolls published before such a column's migration answer without a new import
+ * (null, as year_built holds for them until their town publishes again).
+ */
+export const RESULT_COLUMNS: readonly { name: string; result: ResultField }[] = SEARCH_COLUMNS.flatMap((c) =>
+  c.result ? [{ name: c.name, result: c.result }] : [],
+);
+
+/** A search result's select list over `properties p`: the summary, then each result column under its field. */
+export const RESULT_SELECT = ['p.summary', ...RESULT_COLUMNS.map((c) => `p.${c.name} as "${c.result}"`)].join(
+  ', ',
+);
+
+/** A row read through RESULT_SELECT. */
+export type ResultRow = { summary: PropertySummary } & Partial<Record<ResultField, unknown>>;
+
+/** A search result from its row: the summary with the result columns' values (null or [] when absent). */
+export function searchResultOf(row: ResultRow): SearchResult {
+  return {
+    ...row.summary,
+    YearBuilt: typeof row.YearBuilt === 'number' ? row.YearBuilt : null,
+    BuildingStyles: Array.isArray(row.BuildingStyles) ? (row.BuildingStyles as string[]) : [],
+  };
+}
 
 /** The COPY column list of a roll's rows (roll-rows.ts writes them in this order). */
 export const ROLL_COPY_COLUMNS = ['roll_id', 'client_id', ...SEARCH_COLUMNS.map((c) => c.name)].join(', ');

@@ -1,4 +1,4 @@
-import type { PropertySummary } from '@opp/contracts';
+import type { SearchResult } from '@opp/contracts';
 import type { CsvCell } from '../../lib/csv.ts';
 
 /*
@@ -10,15 +10,19 @@ type Cell = CsvCell;
 
 export interface ExportColumn {
   header: string;
-  value(s: PropertySummary): Cell;
+  value(s: SearchResult): Cell;
 }
 
-const buildingLand = (s: PropertySummary) =>
+const buildingLand = (s: SearchResult) =>
   s.TotalBuildingValue == null && s.LandValue == null
     ? null
     : (s.TotalBuildingValue ?? 0) + (s.LandValue ?? 0);
 
-/** The columns of the results list (spec §2), plus the two values Building + Land adds up. */
+/**
+ * The columns of the results list (spec §2), plus the two values Building + Land adds up, then what the
+ * list shows for comparing parcels (issue 48). Year Built and Style are always here, empty where the
+ * roll has none, so a file's columns do not depend on the town.
+ */
 export const EXPORT_COLUMNS: ExportColumn[] = [
   { header: 'Account', value: (s) => s.Account },
   { header: 'Map/Lot', value: (s) => s.MapLot },
@@ -41,4 +45,7 @@ export const EXPORT_COLUMNS: ExportColumn[] = [
   { header: 'Acres', value: (s) => s.TotalAcres },
   { header: 'Last Sale Date', value: (s) => s.SaleDate },
   { header: 'Last Sale Price', value: (s) => s.SalePrice },
+  { header: 'Year Built', value: (s) => s.YearBuilt },
+  // A parcel with several residences of different styles lists each once, as Other Owners does.
+  { header: 'Style', value: (s) => s.BuildingStyles.join('; ') },
 ];

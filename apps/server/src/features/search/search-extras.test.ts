@@ -71,6 +71,8 @@ describe('GET /api/propertysearch/{clientId}/export.csv', () => {
       'Acres',
       'Last Sale Date',
       'Last Sale Price',
+      'Year Built',
+      'Style',
     ]);
     expect(rows.slice(1).map((r) => r[0])).toEqual(['7', '2', '9', '10', '3', '8']);
     expect(rows[2]).toEqual([
@@ -88,6 +90,8 @@ describe('GET /api/propertysearch/{clientId}/export.csv', () => {
       '0.5',
       '2018-03-01',
       '150000',
+      '',
+      'Cape',
     ]);
     expect(res.body).toContain('\r\n');
   });
@@ -99,7 +103,7 @@ describe('GET /api/propertysearch/{clientId}/export.csv', () => {
     expect(rows[1]![2]).toBe('JOSÉ ÁLVAREZ');
     const all = parseCsv((await ctx.app.inject(exportUrl({}))).body);
     expect(all.slice(1).map((r) => r[0])).toEqual(['6', '5', '9', '3', '2', '1', '8', '4', '10', '7']);
-    expect(all[1]).toEqual(['6', '10-1', 'ADAMS, ZOE', '', '', '', '', '', '', '', '', '', '', '']);
+    expect(all[1]).toEqual(['6', '10-1', 'ADAMS, ZOE', '', '', '', '', '', '', '', '', '', '', '', '', '']);
   });
 
   it('exports more rows than a batch, matching the search result row for row', async () => {

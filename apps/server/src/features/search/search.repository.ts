@@ -1,8 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { PropertySummary, SortColumn } from '@opp/contracts';
+import type { PropertySummary, SearchResult, SortColumn } from '@opp/contracts';
 import { queryRows, type Db, type Executor } from '../../db/database.ts';
 import { prefixTsQuery } from '../properties/search-text.ts';
-import { SEARCH_COLUMNS, SORT_COLUMN_OF, type FilterSpec } from './search-columns.ts';
+import {
+  RESULT_COLUMNS,
+  RESULT_SELECT,
+  SEARCH_COLUMNS,
+  searchResultOf,
+  SORT_COLUMN_OF,
+  type FilterSpec,
+  type ResultRow,
+} from './search-columns.ts';
 
 export interface NumberRange {
   min?: number;
@@ -144,12 +152,22 @@ export interface PageWindow {
   reverse: boolean;
 }
 
-/** Columns the ORDER BY may name, carried out of the fenced subquery. */
+/** Columns the ORDER BY and the result may name, carried out of the fenced subquery. */
 const FENCED_COLUMNS = sql.raw(
-  ['summary', ...Object.values(SORT_COLUMN_OF).map((c) => c.name), 'account_key', 'account']
+  [
+    ...new Set([
+      'summary',
+      ...RESULT_COLUMNS.map((c) => c.name),
+      ...Object.values(SORT_COLUMN_OF).map((c) => c.name),
+      'account_key',
+      'account',
+    ]),
+  ]
     .map((name) => `p.${name}`)
     .join(', '),
 );
+/** What a page or an export reads of each row (search-columns.ts: the summary and the result columns). */
+const RESULT = sql.raw(RESULT_SELECT);
 
 export const searchRepository = {
   /** The exact number of matches. Reads every match: for deep pages and small results. */
@@ -194,17 +212,17 @@ export const searchRepository = {
     sort: SortKey[],
     w: PageWindow,
     options: { fenced?: boolean } = {},
-  ): Promise<PropertySummary[]> {
+  ): Promise<SearchResult[]> {
     const order = orderClause(sort, w.reverse);
     const query = options.fenced
       ? // OFFSET 0 keeps the planner from pushing the ORDER BY into the scan of the subquery.
-        sql`select p.summary from (select ${FENCED_COLUMNS} from properties p where ${whereClause(c)} offset 0) p
+        sql`select ${RESULT} from (select ${FENCED_COLUMNS} from properties p where ${whereClause(c)} offset 0) p
             order by ${order} limit ${w.limit} offset ${w.offset}`
-      : sql`select p.summary from properties p where ${whereClause(c)}
+      : sql`select ${RESULT} from properties p where ${whereClause(c)}
             order by ${order} limit ${w.limit} offset ${w.offset}`;
-    const rows = await queryRows<{ summary: PropertySummary }>(db, query);
-    const summaries = rows.map((r) => r.summary);
-    return w.reverse ? summaries.reverse() : summaries;
+    const rows = await queryRows<ResultRow>(db, query);
+    const results = rows.map(searchResultOf);
+    return w.reverse ? results.reverse() : results;
   },
 
   /**
@@ -217,22 +235,22 @@ export const searchRepository = {
     c: SearchCriteria,
     sort: SortKey[],
     options: { maxRows: number; batch: number; fenced: boolean },
-    onBatch: (rows: PropertySummary[]) => void,
+    onBatch: (rows: SearchResult[]) => void,
   ): Promise<void> {
     const order = orderClause(sort, false);
     const query = options.fenced
-      ? sql`select p.summary from (select ${FENCED_COLUMNS} from properties p where ${whereClause(c)} offset 0) p
+      ? sql`select ${RESULT} from (select ${FENCED_COLUMNS} from properties p where ${whereClause(c)} offset 0) p
             order by ${order} limit ${options.maxRows}`
-      : sql`select p.summary from properties p where ${whereClause(c)} order by ${order} limit ${options.maxRows}`;
+      : sql`select ${RESULT} from properties p where ${whereClause(c)} order by ${order} limit ${options.maxRows}`;
     await db.transaction(async (tx) => {
       await tx.execute(sql`declare export_rows no scroll cursor for ${query}`);
       for (;;) {
-        const rows = await queryRows<{ summary: PropertySummary }>(
+        const rows = await queryRows<ResultRow>(
           tx,
           sql`fetch ${sql.raw(String(Math.trunc(options.batch)))} from export_rows`,
         );
         if (rows.length === 0) break;
-        onBatch(rows.map((r) => r.summary));
+        onBatch(rows.map(searchResultOf));
       }
     });
   },

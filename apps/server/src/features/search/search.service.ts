@@ -9,6 +9,7 @@ import {
   type PropertySummary,
   type ResultPoints,
   type SearchResponse,
+  type SearchResult,
   type SortSpec,
   type Suggestion,
 } from '@opp/contracts';
@@ -155,7 +156,7 @@ function publicSort(client: ClientRow, sort: SortSpec[] | undefined): SortKey[] 
 }
 
 /** Export rows as CSV lines, owners as the public may see them. */
-const csvLines = (client: ClientRow, rows: PropertySummary[]) =>
+const csvLines = (client: ClientRow, rows: SearchResult[]) =>
   publicSummaries(client, rows)
     .map((s) => csvRow(EXPORT_COLUMNS.map((c) => c.value(s))))
     .join('');
@@ -244,9 +245,9 @@ async function firstMatches(
   return { ...(await countMatches(db, criteria, client.parcelCount, max)), ordered: null };
 }
 
-/** The summaries of an index's rows, in that order, by primary key. */
-function summariesOf(db: Executor, index: RollIndex, rows: number[]): Promise<PropertySummary[]> {
-  return rollIndexRepository.summaries(
+/** The search results of an index's rows, in that order, by primary key. */
+function resultsOf(db: Executor, index: RollIndex, rows: number[]): Promise<SearchResult[]> {
+  return rollIndexRepository.results(
     db,
     index.rollId,
     rows.map((r) => index.account(r)),
@@ -260,7 +261,7 @@ async function countAndPage(
   sort: SortKey[],
   offset: number,
   limit: number,
-): Promise<Counted & { rows: PropertySummary[] }> {
+): Promise<Counted & { rows: SearchResult[] }> {
   if (isUnfiltered(criteria)) {
     // The publish step stores the roll's row count; nothing needs counting.
     const total = client.parcelCount;
@@ -323,14 +324,14 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
       const criteria = publicCriteria(client, request);
       const offset = (page - 1) * pageSize;
       const index = await indexOf(client);
-      let answer: Counted & { rows: PropertySummary[] };
+      let answer: Counted & { rows: SearchResult[] };
       if (client.activeRollId === null) answer = { total: 0, estimated: false, rows: [] };
       else if (index) {
         // Exact totals whatever the size: the index counts in memory.
         const found = await inTurn(() =>
           index.search(criteria, sort, (total) => pageWindow(offset, pageSize, total)),
         );
-        answer = { total: found.total, estimated: false, rows: await summariesOf(db, index, found.rows) };
+        answer = { total: found.total, estimated: false, rows: await resultsOf(db, index, found.rows) };
       } else answer = await countAndPage(db, client, criteria, sort, offset, pageSize);
       const { total, estimated, rows } = answer;
       return {
@@ -388,7 +389,7 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
         if (index && ordered) {
           for (let i = 0; i < ordered.length; i += EXPORT_BATCH) {
             const want = ordered.slice(i, i + EXPORT_BATCH);
-            const rows = await summariesOf(db, index, want);
+            const rows = await resultsOf(db, index, want);
             // The roll was deleted meanwhile (a newer one published): end the file as broken, not short.
             if (rows.length !== want.length) throw new Error('The roll changed during the export');
             push(csvLines(client, rows));
@@ -480,7 +481,7 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
       };
       const index = await indexOf(client);
       const candidates = index
-        ? await summariesOf(db, index, await inTurn(() => index.sample(criteria, SUGGEST_CANDIDATES)))
+        ? await resultsOf(db, index, await inTurn(() => index.sample(criteria, SUGGEST_CANDIDATES)))
         : await searchRepository.suggestCandidates(db, criteria, SUGGEST_CANDIDATES);
       // An entry names one parcel only if every match was seen; from a sample it may stand for many.
       const complete = candidates.length < SUGGEST_CANDIDATES;

@@ -89,6 +89,8 @@ describe('POST /api/propertysearch/{clientId}: the response', () => {
         SaleDate: '2021-06-15',
         SalePrice: 250000,
         ImageURL: '/api/files/image/p1.jpg',
+        YearBuilt: null,
+        BuildingStyles: ['Colonial'],
       },
     ]);
   });

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { escapeLiteral } from 'pg';
-import type { PropertySummary } from '@opp/contracts';
+import type { SearchResult } from '@opp/contracts';
 import { copyTo, queryRows, type Executor } from '../../../db/database.ts';
 import { ownerNamesSearchable } from '../../properties/owner-privacy.ts';
-import { INDEX_COLUMNS } from '../search-columns.ts';
+import { INDEX_COLUMNS, RESULT_SELECT, searchResultOf, type ResultRow } from '../search-columns.ts';
 import { batchEnd } from './roll-index.rows.ts';
 
 /** The index's select list (search-columns.ts): the account first, as batchEnd reads it. */
@@ -56,17 +56,17 @@ export const rollIndexRepository = {
     return { bytes, ...batchEnd(bytes) };
   },
 
-  /** The summaries of some parcels of a roll, by primary key, in the order asked (missing ones left out). */
-  async summaries(db: Executor, rollId: number, accounts: string[]): Promise<PropertySummary[]> {
+  /** The search results of some parcels of a roll, by primary key, in the order asked (missing ones left out). */
+  async results(db: Executor, rollId: number, accounts: string[]): Promise<SearchResult[]> {
     if (accounts.length === 0) return [];
-    const rows = await queryRows<{ account: string; summary: PropertySummary }>(
+    const rows = await queryRows<ResultRow & { account: string }>(
       db,
-      sql`select account, summary from properties
-           where roll_id = ${rollId}
-             and account = any(array(select jsonb_array_elements_text(${JSON.stringify(accounts)}::jsonb)))`,
+      sql`select p.account, ${sql.raw(RESULT_SELECT)} from properties p
+           where p.roll_id = ${rollId}
+             and p.account = any(array(select jsonb_array_elements_text(${JSON.stringify(accounts)}::jsonb)))`,
     );
-    const byAccount = new Map(rows.map((r) => [r.account, r.summary]));
-    return accounts.map((a) => byAccount.get(a)).filter((s): s is PropertySummary => s !== undefined);
+    const byAccount = new Map(rows.map((r) => [r.account, searchResultOf(r)]));
+    return accounts.map((a) => byAccount.get(a)).filter((s): s is SearchResult => s !== undefined);
   },
 
   /** The published rolls of active clients, largest first (what a starting node warms). */

@@ -1,4 +1,4 @@
-import type { PropertySummary } from '@opp/contracts';
+import type { PropertySummary, SearchResult } from '@opp/contracts';
 import { HousePlaceholder } from '@/components/ui/icons';
 import { buildingPlusLand, formatDate, formatLocation, formatLotArea, formatMoney } from '@/utils/format';
 import { assetUrl } from '@/utils/links';
@@ -26,6 +26,19 @@ export const buildingLandText = (p: PropertySummary) =>
 export const acresText = (p: PropertySummary) => formatLotArea(p.TotalAcres);
 export const saleDateText = (p: PropertySummary) => formatDate(p.SaleDate);
 export const locationText = (p: PropertySummary) => formatLocation(p);
+export const yearBuiltText = (p: SearchResult) => (p.YearBuilt === null ? '' : String(p.YearBuilt));
+export const styleText = (p: SearchResult) => p.BuildingStyles.join(', ');
+
+export const STYLE_LABEL = 'Style';
+
+/**
+ * Whether the list and grid show Year Built and Style: only when a result of the page has one, so a
+ * town whose roll records neither (or a page of land without buildings) gets no empty columns.
+ */
+export const comparingColumns = (results: SearchResult[]) => ({
+  yearBuilt: results.some((p) => p.YearBuilt !== null),
+  style: results.some((p) => p.BuildingStyles.length > 0),
+});
 
 /** The result's photo, or the default house image when it has none. */
 export function ResultThumbnail({ property, className }: { property: PropertySummary; className?: string }) {

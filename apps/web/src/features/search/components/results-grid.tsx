@@ -1,26 +1,35 @@
-import type { PropertySummary } from '@opp/contracts';
+import type { SearchResult } from '@opp/contracts';
 import { Link } from 'react-router';
 import {
   acresText,
   buildingLandText,
+  comparingColumns,
   locationText,
   moreOwnersText,
   ownerNames,
   ResultThumbnail,
   saleDateText,
   salePriceText,
+  STYLE_LABEL,
+  styleText,
+  yearBuiltText,
 } from './result-fields';
+import { YEAR_BUILT_SORT } from '../utils/search-state';
 import { useFirstRowsFirst } from '../hooks/use-first-rows-first';
 
-/** Grid view: one card per result; the whole card is the link's click target. */
+/**
+ * Grid view: one card per result; the whole card is the link's click target. Year Built and Style are
+ * on every card where the page's results have them (as in the list), empty on a card without.
+ */
 export function ResultsGrid({
   results,
   hrefFor,
 }: {
-  results: PropertySummary[];
+  results: SearchResult[];
   hrefFor: (account: string) => string;
 }) {
   const cards = useFirstRowsFirst(results);
+  const shown = comparingColumns(results);
   return (
     <ul className="opp-grid" aria-label="Search results">
       {cards.map((p) => {
@@ -69,6 +78,18 @@ export function ResultsGrid({
                   <div>
                     <dt>Last Sale Price</dt>
                     <dd>{price}</dd>
+                  </div>
+                ) : null}
+                {shown.yearBuilt ? (
+                  <div>
+                    <dt>{YEAR_BUILT_SORT.label}</dt>
+                    <dd>{yearBuiltText(p)}</dd>
+                  </div>
+                ) : null}
+                {shown.style ? (
+                  <div>
+                    <dt>{STYLE_LABEL}</dt>
+                    <dd>{styleText(p)}</dd>
                   </div>
                 ) : null}
               </dl>

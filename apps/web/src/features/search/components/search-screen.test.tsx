@@ -1,4 +1,4 @@
-import type { PropertySummary, SearchResponse } from '@opp/contracts';
+import type { SearchResponse, SearchResult } from '@opp/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -13,7 +13,8 @@ import { SearchScreen } from './search-screen';
  * browser storage (spec §4 restore rules), and how the sort headers behave.
  */
 
-const summary = (i: number): PropertySummary => ({
+/** Result i; `comparing: false` is a roll that records no year built or style. */
+const summary = (i: number, comparing = true): SearchResult => ({
   Account: String(100 + i),
   MapLot: `M-${i}`,
   Owners: [{ OwnerName: `OWNER ${i}` }, { OwnerName: `CO-OWNER ${i}` }, { OwnerName: `THIRD ${i}` }],
@@ -26,11 +27,13 @@ const summary = (i: number): PropertySummary => ({
   SaleDate: '2020-01-02',
   SalePrice: i === 1 ? 0 : 150_000,
   ImageURL: null,
+  YearBuilt: comparing && i !== 2 ? 1900 + i : null,
+  BuildingStyles: !comparing || i === 2 ? [] : i === 3 ? ['CAPE', 'RANCH'] : ['CAPE'],
 });
 
 let requests: { url: URL; body: unknown }[] = [];
 
-function mockApi(total = 120) {
+function mockApi(total = 120, comparing = true) {
   return vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input));
     requests.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
@@ -48,7 +51,7 @@ function mockApi(total = 120) {
     if (url.pathname === '/api/propertysearch/7') {
       const page = Number(url.searchParams.get('page') ?? 1);
       const body: SearchResponse = {
-        SearchProperties: total === 0 ? [] : [1, 2, 3].map((n) => summary(n + (page - 1) * 50)),
+        SearchProperties: total === 0 ? [] : [1, 2, 3].map((n) => summary(n + (page - 1) * 50, comparing)),
         PageSize: 50,
         PageNumber: page,
         Pages: Math.ceil(total / 50),
@@ -205,12 +208,15 @@ describe('search screen', () => {
       'M-1, 1 MAIN ST (account 101)',
       // Two owners, and a hint of the third the record lists.
       'OWNER 1CO-OWNER 1+1 more',
-      '1 MAIN ST',
+      // With the lines a tablet's width shows instead of the last two columns (styles/public.css).
+      '1 MAIN STYear Built 1901Style CAPE',
       '$125,000.50',
       '1.50',
       '01/02/2020',
       // Price 0 is not shown.
       '',
+      '1901',
+      'CAPE',
     ]);
     expect(within(cells[0]!).getByRole('img', { name: 'No photo available' })).toBeTruthy();
     expect(within(cells[1]!).getByRole('link').getAttribute('href')).toBe('/Maine/Harrison/101');
@@ -370,6 +376,67 @@ describe('what the results say about themselves', () => {
     vi.stubGlobal('fetch', mockApi());
     renderAt('/Maine/Harrison/search');
     await screen.findByText('Values as of 01/01/2013, fiscal year 2014 · published on this site 03/14/2025');
+  });
+
+  it('shows Year Built and Style in the list and the grid where the results have them, and not for a roll without', async () => {
+    vi.stubGlobal('fetch', mockApi());
+    renderAt('/Maine/Harrison/search');
+    const table = await screen.findByRole('table');
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers.slice(-2)).toEqual(['Year Built', 'Style']);
+    // Year Built sorts like the other columns; a result without a year or style has empty cells.
+    const column = (n: number) =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => within(r).getAllByRole('cell').at(n)!.textContent);
+    expect(column(-2)).toEqual(['1901', '', '1903']);
+    expect(column(-1)).toEqual(['CAPE', '', 'CAPE, RANCH']);
+    await userEvent.click(
+      within(screen.getByRole('columnheader', { name: /^Year Built/ })).getByRole('button'),
+    );
+    await waitFor(() =>
+      expect(lastSearch().body).toEqual({ sort: { sortby: 'YearBuilt', descending: false } }),
+    );
+    cleanup();
+
+    renderAt('/Maine/Harrison/search?view=grid');
+    const cards = within(await screen.findByRole('list', { name: 'Search results' })).getAllByRole(
+      'listitem',
+    );
+    const field = (card: HTMLElement, name: string) =>
+      within(card)
+        .queryAllByRole('term')
+        .find((t) => t.textContent === name)?.nextElementSibling?.textContent;
+    expect(field(cards[2]!, 'Year Built')).toBe('1903');
+    expect(field(cards[2]!, 'Style')).toBe('CAPE, RANCH');
+    cleanup();
+
+    vi.stubGlobal('fetch', mockApi(120, false));
+    renderAt('/Maine/Harrison/search?view=grid');
+    const grid = await screen.findByRole('list', { name: 'Search results' });
+    expect(
+      within(grid)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).not.toContain('Year Built');
+    expect(
+      within(grid)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).not.toContain('Style');
+    expect(
+      within(grid)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).toContain('Acres');
+    cleanup();
+    renderAt('/Maine/Harrison/search?view=list');
+    const bare = await screen.findByRole('table');
+    expect(within(bare).getAllByRole('columnheader').at(-1)!.textContent).toBe('Last Sale Price');
+    expect(within(bare).queryByRole('columnheader', { name: /Year Built|Style/ })).toBeNull();
   });
 
   it('names the sort by its label in the table caption, never by its field name', async () => {

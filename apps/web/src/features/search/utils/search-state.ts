@@ -20,10 +20,15 @@ export const SORT_OPTIONS: readonly { column: SortColumn; label: string }[] = [
   { column: 'SaleDate', label: 'Last Sale Date' },
   { column: 'SalePrice', label: 'Last Sale Price' },
 ];
-/** Every sort a visitor can choose: the columns, then those with no column of their own in the results. */
+/** Year built: a column of the results only where they have a year (result-fields.tsx), always a sort. */
+export const YEAR_BUILT_SORT: { column: SortColumn; label: string } = {
+  column: 'YearBuilt',
+  label: 'Year Built',
+};
+/** Every sort a visitor can choose: the columns, then those whose column the results may leave out. */
 export const SORT_CHOICES: readonly { column: SortColumn; label: string }[] = [
   ...SORT_OPTIONS,
-  { column: 'YearBuilt', label: 'Year Built' },
+  YEAR_BUILT_SORT,
 ];
 const SORT_NAMES = new Set<string>(SORT_CHOICES.map((o) => o.column));
 

@@ -1,8 +1,11 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /*
- * Response headers that make the browser enforce what the server means, and CORS.
+ * Response headers that make the browser enforce what the server means (@fastify/helmet, with the
+ * portal's own content security policies), and CORS (@fastify/cors).
  *
  * The web app's build has no inline scripts, so `script-src 'self'` holds. Styles need 'unsafe-inline':
  * react-hot-toast injects a <style> element at run time. Inline styles cannot run code, so that is the
@@ -40,9 +43,8 @@ export function appCspWithTiles(tilesUrl: string): string {
 
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-const HSTS = 'max-age=31536000; includeSubDomains';
-const CORS_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const CORS_HEADERS = 'Authorization, Content-Type';
+const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const CORS_HEADERS = ['Authorization', 'Content-Type'];
 
 /**
  * swagger-ui's static CSP allows framing by the same origin and upgrades requests to HTTPS; the portal
@@ -66,57 +68,56 @@ function isApiPath(url: string): boolean {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 }
 
+const isPreflight = (request: FastifyRequest) =>
+  request.method === 'OPTIONS' && typeof request.headers['access-control-request-method'] === 'string';
+
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance) => {
     const allowed = new Set(app.config.corsOrigins.map((o) => o.replace(/\/+$/, '').toLowerCase()));
-    const hsts = app.config.hsts;
     const appCsp = appCspWithTiles(app.config.mapTilesUrl);
-
-    const corsOrigin = (request: FastifyRequest): string | null => {
+    /** The request's Origin when CORS allows it (API paths only). */
+    const allowedOrigin = (request: FastifyRequest): boolean => {
       const origin = request.headers.origin;
-      if (typeof origin !== 'string' || allowed.size === 0) return null;
-      return allowed.has(origin.toLowerCase()) ? origin : null;
+      return isApiPath(request.url) && typeof origin === 'string' && allowed.has(origin.toLowerCase());
     };
 
-    const applyCors = (reply: FastifyReply, origin: string) => {
-      reply.header('access-control-allow-origin', origin);
-      // Bearer tokens travel in a header, never in cookies: credentials mode stays off.
-      reply.header('access-control-expose-headers', 'Retry-After, Content-Disposition');
-    };
+    // The headers every answer carries, helmet's set: nosniff, no framing, the referrer rule, HSTS when
+    // configured (the portal behind HTTPS), a same-origin opener. The policy is the portal's own, set
+    // below by path; files stay embeddable by the town's own site (no cross-origin resource policy).
+    await app.register(helmet, {
+      contentSecurityPolicy: false,
+      crossOriginResourcePolicy: false,
+      frameguard: { action: 'deny' },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      strictTransportSecurity: app.config.hsts ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    });
 
     app.addHook('onRequest', async (request, reply) => {
       const api = isApiPath(request.url);
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-      reply.header('x-frame-options', 'DENY');
-      reply.header('cross-origin-opener-policy', 'same-origin');
       reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
       reply.header('content-security-policy', api ? API_CSP : appCsp);
-      if (hsts) reply.header('strict-transport-security', HSTS);
       if (!api) return;
       // Set early too, so an answer that ends in onRequest (a refused preflight, a 401) carries it.
       if (carriesCredentials(request)) reply.header('cache-control', 'no-store');
-
-      // Caches must keep one copy per Origin once CORS is on, or one origin's answer reaches another.
-      if (allowed.size > 0) reply.header('vary', 'Origin');
-      const origin = corsOrigin(request);
-      const preflight =
-        request.method === 'OPTIONS' && typeof request.headers['access-control-request-method'] === 'string';
-      if (preflight) {
-        if (!origin) {
-          // No CORS headers: the browser blocks the real request. Nothing else to say to it.
-          return reply.status(403).header('cache-control', 'no-store').send();
-        }
-        applyCors(reply, origin);
-        return reply
-          .status(204)
-          .header('access-control-allow-methods', CORS_METHODS)
-          .header('access-control-allow-headers', CORS_HEADERS)
-          .header('access-control-max-age', '600')
-          .send();
-      }
-      if (origin) applyCors(reply, origin);
+      // A preflight from an origin CORS does not allow is refused outright: the browser would block the
+      // request it asks about anyway.
+      if (isPreflight(request) && !allowedOrigin(request))
+        return reply.status(403).header('cache-control', 'no-store').send();
     });
+
+    // CORS for the configured origins, on the API only; none configured, none at all. Bearer tokens
+    // travel in a header, never in cookies: credentials mode stays off.
+    if (allowed.size > 0)
+      await app.register(cors, {
+        delegator: (request, callback) =>
+          callback(null, {
+            origin: allowedOrigin(request),
+            methods: CORS_METHODS,
+            allowedHeaders: CORS_HEADERS,
+            exposedHeaders: ['Retry-After', 'Content-Disposition'],
+            maxAge: 600,
+          }),
+      });
 
     // The last word on caching: no answer to a signed-in request, and no sign-in answer (it carries the
     // token), may be kept by a browser or a proxy, whatever a handler set (e.g. `private, no-cache`).

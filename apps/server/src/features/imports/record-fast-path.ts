@@ -1,5 +1,6 @@
 import { fastChecks, PropertyRecord, type FastCheck } from '@opp/contracts';
 import type { z } from 'zod';
+import { generated, keyLiteral } from '../../lib/generated-code.ts';
 
 /*
  * A fast path for PropertyRecord.parse, compiled from the contract. Zod costs more than everything else
@@ -133,16 +134,11 @@ function reader(schema: z.ZodType, path: string): Read {
 function objectReader(object: z.ZodObject, path: string): Read {
   const keys = Object.keys(object.shape);
   const readers = keys.map((key) => reader(object.shape[key] as z.ZodType, path ? `${path}.${key}` : key));
-  const body = keys
-    .map((key, i) => `${JSON.stringify(key)}: readers[${i}](v[${JSON.stringify(key)}])`)
-    .join(',\n');
-  const make = new Function(
-    'readers',
-    'isPlainObject',
-    'BAIL',
-    `return function read(v) { if (!isPlainObject(v)) throw BAIL; return {\n${body}\n}; };`,
-  ) as (r: Read[], p: typeof isPlainObject, b: symbol) => Read;
-  return make(readers, isPlainObject, BAIL);
+  const body = keys.map((key, i) => `${keyLiteral(key)}: readers[${i}](v[${keyLiteral(key)}])`).join(',\n');
+  return generated<Read>(
+    { readers, isPlainObject, BAIL },
+    `function read(v) { if (!isPlainObject(v)) throw BAIL; return {\n${body}\n}; }`,
+  );
 }
 
 const readRecord = objectReader(PropertyRecord, '');

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fastChecks, PropertyRecord } from '@opp/contracts';
 import type { z } from 'zod';
+import { generated, keyLiteral } from '../../lib/generated-code.ts';
 
 /*
  * How a parcel's full record is stored (`property_records.record`): its values in the contract's field
@@ -68,17 +69,16 @@ function objectCodec(
   const fields = order.map((k) => codecOf(object.shape[k] as z.ZodType));
   const at = head === undefined ? 0 : 1;
   const packed = order.map((k, i) =>
-    fields[i] === AS_IS ? `v[${JSON.stringify(k)}]` : `fields[${i}].pack(v[${JSON.stringify(k)}])`,
+    fields[i] === AS_IS ? `v[${keyLiteral(k)}]` : `fields[${i}].pack(v[${keyLiteral(k)}])`,
   );
   const unpacked = keys.map((k) => {
     const i = order.indexOf(k);
     // An absent field's empty value as a literal: a fresh list or object for each record read.
-    if (i < 0)
-      return `${JSON.stringify(k)}: ${JSON.stringify((object.shape[k] as z.ZodType).parse(undefined))}`;
-    return `${JSON.stringify(k)}: ${fields[i] === AS_IS ? `a[${i + at}]` : `fields[${i}].unpack(a[${i + at}])`}`;
+    if (i < 0) return `${keyLiteral(k)}: ${JSON.stringify((object.shape[k] as z.ZodType).parse(undefined))}`;
+    return `${keyLiteral(k)}: ${fields[i] === AS_IS ? `a[${i + at}]` : `fields[${i}].unpack(a[${i + at}])`}`;
   });
   if (head !== undefined) packed.unshift(String(head));
-  const compile = (body: string) => new Function('fields', `return ${body};`)(fields) as Codec['pack'];
+  const compile = (body: string) => generated<Codec['pack']>({ fields }, body);
   return {
     pack: compile(`(v) => [${packed.join(', ')}]`),
     unpack: compile(`(a) => ({${unpacked.join(', ')}})`),

@@ -19,6 +19,7 @@ import {
 } from '../../db/copy-text.ts';
 import { searchableOwners } from '../properties/owner-privacy.ts';
 import { codeKey, indexTerms, naturalKey } from '../properties/search-text.ts';
+import { generated, keyLiteral } from '../../lib/generated-code.ts';
 
 /*
  * The search row: one entry per column of `properties` that an import writes (everything but roll_id,
@@ -485,14 +486,14 @@ export const ROLL_COPY_COLUMNS = ['roll_id', 'client_id', ...SEARCH_COLUMNS.map(
  * come from the list above, never from input.
  */
 const perRecord = (() => {
-  const fields = SEARCH_COLUMNS.map((c) => JSON.stringify(c.field));
-  return new Function(
-    'columns',
-    `return {
+  const fields = SEARCH_COLUMNS.map((c) => keyLiteral(c.field));
+  return generated<{ values: (facts: RecordFacts) => SearchValues; copy: (row: SearchValues) => string }>(
+    { columns: SEARCH_COLUMNS },
+    `{
       values: (facts) => ({ ${fields.map((f, i) => `${f}: columns[${i}].value(facts)`).join(', ')} }),
       copy: (row) => ${fields.map((f, i) => `columns[${i}].copy(row[${f}])`).join(" + '\\t' + ")},
-    };`,
-  )(SEARCH_COLUMNS) as { values: (facts: RecordFacts) => SearchValues; copy: (row: SearchValues) => string };
+    }`,
+  );
 })();
 
 /** The search columns' values of a row in COPY's text format, tab-separated, in COPY order. */

@@ -1,4 +1,5 @@
 import { readCopyText } from '../../../db/copy-text.ts';
+import { generated, keyLiteral } from '../../../lib/generated-code.ts';
 import { INDEX_COLUMNS, INDEX_READERS } from '../search-columns.ts';
 import type { IndexSourceRow } from './roll-index.ts';
 
@@ -21,10 +22,10 @@ const decoder = new TextDecoder();
  * every row then has the same shape, and the builder reads it without keyed lookups. Keys come from
  * INDEX_COLUMNS, never from input.
  */
-const toRow = new Function(
-  'readers',
-  `return (f) => ({ ${INDEX_COLUMNS.map((c, i) => `${JSON.stringify(c.field)}: readers[${i}](f[${i}])`).join(', ')} });`,
-)(INDEX_COLUMNS.map((c) => INDEX_READERS[c.index])) as (fields: string[]) => IndexSourceRow;
+const toRow = generated<(fields: string[]) => IndexSourceRow>(
+  { readers: INDEX_COLUMNS.map((c) => INDEX_READERS[c.index]) },
+  `(f) => ({ ${INDEX_COLUMNS.map((c, i) => `${keyLiteral(c.field)}: readers[${i}](f[${i}])`).join(', ')} })`,
+);
 
 /** Calls `onRow` with each row of a batch, in order; returns how many there were. */
 export function readIndexRows(bytes: Uint8Array, onRow: (row: IndexSourceRow) => void): number {

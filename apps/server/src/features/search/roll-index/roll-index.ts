@@ -8,6 +8,7 @@ import {
   type IndexKind,
 } from '../search-columns.ts';
 import { Grow, packTexts } from '../../../lib/typed-columns.ts';
+import { generated, keyLiteral } from '../../../lib/generated-code.ts';
 
 /*
  * An in-process, immutable index of one published roll: everything a search, a suggest or an export
@@ -587,11 +588,11 @@ export class RollIndexBuilder {
       this.flags.push(flagsSeen);
       flagsSeen = 0;
     };
-    const body = INDEX_COLUMNS.map((c, i) => `stores[${i}](r[${JSON.stringify(c.field)}]);`).join('\n');
-    return new Function('stores', 'endRow', `return (r) => {\n${body}\nendRow();\n};`)(
-      INDEX_COLUMNS.map(store),
-      endRow,
-    ) as (r: IndexSourceRow) => void;
+    const body = INDEX_COLUMNS.map((c, i) => `stores[${i}](r[${keyLiteral(c.field)}]);`).join('\n');
+    return generated<(r: IndexSourceRow) => void>(
+      { stores: INDEX_COLUMNS.map(store), endRow },
+      `(r) => {\n${body}\nendRow();\n}`,
+    );
   }
 
   /**

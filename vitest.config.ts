@@ -14,8 +14,8 @@ const ENGINE_INDEPENDENT = [
   'apps/server/src/db/pglite-client.test.ts',
   'apps/server/src/features/auth/password.test.ts',
   'apps/server/src/features/backup/backup.test.ts',
-  'apps/server/src/features/imports/record-fast-path.test.ts',
-  'apps/server/src/features/imports/record-sources.test.ts',
+  'apps/server/src/features/rolls/record-fast-path.test.ts',
+  'apps/server/src/features/rolls/record-sources.test.ts',
   'apps/server/src/features/properties/record-codec.test.ts',
   'apps/server/src/lib/*.test.ts',
 ];

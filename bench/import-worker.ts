@@ -3,9 +3,9 @@ import os from 'node:os';
 import { openDatabase, type Database } from '../apps/server/src/db/database.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { clientsRepository } from '../apps/server/src/features/clients/clients.repository.ts';
-import { importRoll, type RecordSource } from '../apps/server/src/features/imports/import.service.ts';
-import { rollsRepository } from '../apps/server/src/features/imports/rolls.repository.ts';
-import { jsonlSource } from '../apps/server/src/features/imports/record-sources.ts';
+import { importRoll, type RecordSource } from '../apps/server/src/features/rolls/import.service.ts';
+import { rollsRepository } from '../apps/server/src/features/rolls/rolls.repository.ts';
+import { jsonlSource } from '../apps/server/src/features/rolls/record-sources.ts';
 import { clientRecords, type ClientSpec } from './lib/generator.ts';
 import { peakRssMb } from './lib/peak-rss.ts';
 

@@ -35,7 +35,7 @@ const unitProjects = ['--project', 'contracts', '--project', 'bench', '--project
 const onPostgres = (...args) => ['scripts/with-pg-database.mjs', 'npx', ...args];
 // What differs by engine: SQL that each engine plans and runs its own way, bulk loading (COPY), and the
 // engines' own clients. The quick gate runs these on PostgreSQL; the rest is the same code either way.
-const engineDependent = ['db', 'imports', 'roll-publishing', 'search', 'parcels', 'properties'].map(
+const engineDependent = ['db', 'rolls', 'search', 'parcels', 'properties'].map(
   (dir) => `apps/server/src/${dir === 'db' ? dir : `features/${dir}`}/`,
 );
 const lintAndTypes = {

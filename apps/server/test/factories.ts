@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { PropertyRecordInput } from '@opp/contracts';
 import type { Db } from '../src/db/database.ts';
 import { clients } from '../src/db/schema.ts';
-import { importRoll } from '../src/features/imports/import.service.ts';
-import { rollsRepository } from '../src/features/imports/rolls.repository.ts';
+import { importRoll } from '../src/features/rolls/import.service.ts';
+import { rollsRepository } from '../src/features/rolls/rolls.repository.ts';
 import { hashPassword } from '../src/features/auth/password.ts';
 import { usersRepository } from '../src/features/users/users.repository.ts';
 

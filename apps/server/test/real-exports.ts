@@ -7,11 +7,11 @@ import {
   importRoll,
   type ImportOptions,
   type ImportOutcome,
-} from '../src/features/imports/import.service.ts';
-import { openMappedSource, type MappedInput } from '../src/features/imports/mapping/mapped-source.ts';
-import { loadMappingFile } from '../src/features/imports/mapping/mapping-file.ts';
+} from '../src/features/rolls/import.service.ts';
+import { openMappedSource, type MappedInput } from '../src/features/rolls/mapping/mapped-source.ts';
+import { loadMappingFile } from '../src/features/rolls/mapping/mapping-file.ts';
 import { propertiesRepository } from '../src/features/properties/properties.repository.ts';
-import { rollImportService, type RollReading } from '../src/features/imports/roll-import.service.ts';
+import { rollImportService, type RollReading } from '../src/features/rolls/roll-import.service.ts';
 import { testEngine } from './helpers.ts';
 
 /*

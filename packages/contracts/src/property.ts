@@ -11,7 +11,7 @@ import { USER_DEFINED_FIELDS } from './record-fields.ts';
 
 /**
  * What each building block of the record accepts, for the importer's fast check
- * (apps/server/src/features/imports/record-fast-path.ts), which reads the record's fields, their order,
+ * (apps/server/src/features/rolls/record-fast-path.ts), which reads the record's fields, their order,
  * nesting and limits from these schemas and must answer exactly as they do. Declared by the helper that
  * builds the schema, so the two are written together; a field without one is checked by its schema.
  */
@@ -258,7 +258,7 @@ export type TaxRow = z.output<typeof TaxRow>;
 /**
  * One year's assessed values (Lyme's assessment history, or a town's earlier roll: each published
  * roll's values are filed under its year in the town's valuation history,
- * apps/server/src/features/imports/value-history.ts).
+ * apps/server/src/features/rolls/value-history.ts).
  */
 export const ValuationYear = z.object({
   Year: fast(

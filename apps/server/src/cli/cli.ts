@@ -4,7 +4,7 @@ import { migrate } from '../db/migrate.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
 import { AppError } from '../errors.ts';
 import { DemoConflictError, type DemoSummary } from '../features/demo/demo.service.ts';
-import { UnsupportedRollFileError } from '../features/imports/record-sources.ts';
+import { UnsupportedRollFileError } from '../features/rolls/record-sources.ts';
 import { describeDatabase, openConfiguredDatabase, startServer } from '../server.ts';
 import { clientCommand, CLIENT_ADD_USAGE, flagOf, userCommand, USER_ADD_USAGE } from './admin-commands.ts';
 import { DEMO_USAGE, demoCommand, demoLoginsFile, prepareOnStart, printLogins } from './demo-command.ts';

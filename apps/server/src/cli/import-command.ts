@@ -10,9 +10,9 @@ import {
   type RollCheck,
   type RollInput,
   type RollReading,
-} from '../features/imports/roll-import.service.ts';
-import { ADJUST_WORDS } from '../features/imports/import-notes.ts';
-import { claimForProcess } from '../features/roll-publishing/roll-publishing.service.ts';
+} from '../features/rolls/roll-import.service.ts';
+import { ADJUST_WORDS } from '../features/rolls/import-notes.ts';
+import { claimForProcess } from '../features/rolls/roll-publishing.service.ts';
 import { cliAuditActor } from './cli-audit.ts';
 import { withDatabase } from './database.ts';
 import { CliError, parse, positiveInt, required, UsageError, write, type CliIo } from './io.ts';
@@ -50,7 +50,7 @@ Options:
 
 /**
  * `portal import`. Returns the exit code. What the files mean, the dry run and the publishing run are the
- * import service's (features/imports/roll-import.service.ts), shared with the console's upload; this
+ * import service's (features/rolls/roll-import.service.ts), shared with the console's upload; this
  * reads the arguments, prints, and holds the client's lock.
  */
 export async function importCommand(args: string[], io: CliIo): Promise<number> {
@@ -146,7 +146,7 @@ export async function importCommand(args: string[], io: CliIo): Promise<number> 
         `there is no client "${city}, ${state}". Create it first: portal client add --state "${state}" --city "${city}"`,
       );
     // The client's import lock, held until this command's database closes or this process dies
-    // (features/roll-publishing/import-lock.ts).
+    // (features/rolls/import-lock.ts).
     const claim = await claimForProcess(db, client.id, retireAfterMs);
     if (!claim.ok) {
       const live = claim.running;

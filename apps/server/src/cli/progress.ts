@@ -1,4 +1,4 @@
-import type { ImportProgress } from '../features/imports/import.service.ts';
+import type { ImportProgress } from '../features/rolls/import.service.ts';
 import type { CliIo } from './io.ts';
 
 /**

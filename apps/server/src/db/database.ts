@@ -59,7 +59,7 @@ export interface Database {
   snapshot?(): Promise<Blob>;
   /**
    * PostgreSQL only: a connection of its own, outside the pool, for a session-level advisory lock
-   * (features/roll-publishing/import-lock.ts): the server releases it when the session ends, which a
+   * (features/rolls/import-lock.ts): the server releases it when the session ends, which a
    * killed process's does at once. Sessions still open are closed with the database.
    */
   openSession?(): Promise<DbSession>;

@@ -14,7 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import type { RunNotes } from '../features/imports/import-notes.ts';
+import type { RunNotes } from '../features/rolls/import-notes.ts';
 import { searchColumnSchema } from '../features/search/search-columns.schema.ts';
 
 /*
@@ -175,7 +175,7 @@ export const importRuns = pgTable(
 );
 
 // migrations/0006: LIST-partitioned by roll_id; each roll's rows live in their own table
-// (`properties_r{rollId}`, features/imports/rolls.repository.ts), queried through this one.
+// (`properties_r{rollId}`, features/rolls/rolls.repository.ts), queried through this one.
 export const properties = pgTable(
   'properties',
   {
@@ -202,7 +202,7 @@ export const propertyRecords = pgTable(
 );
 
 // migrations/0022: each town's valuation history, one line per account and year
-// (features/imports/value-history.ts).
+// (features/rolls/value-history.ts).
 export const valueHistory = pgTable(
   'value_history',
   {

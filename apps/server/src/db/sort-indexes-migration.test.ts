@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SORT_COLUMNS, type PropertyRecordInput, type SearchResponse } from '@opp/contracts';
 import { setupTestApp } from '../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../test/factories.ts';
-import { rollTable } from '../features/imports/rolls.repository.ts';
+import { rollTable } from '../features/rolls/rolls.repository.ts';
 import { queryRows } from './database.ts';
 
 /*

@@ -12,7 +12,7 @@ import { contactsRoutes } from './contacts/contacts.routes.ts';
 import { filesRoutes } from './files/files.routes.ts';
 import { parcelLayerRoutes, parcelsRoutes } from './parcels/parcels.routes.ts';
 import { propertiesRoutes } from './properties/properties.routes.ts';
-import { rollPublishingRoutes } from './roll-publishing/roll-publishing.routes.ts';
+import { rollPublishingRoutes } from './rolls/roll-publishing.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 

@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src/app.ts';
 import { testConfig } from '../../src/config.ts';
 import { queryRows, type Database } from '../../src/db/database.ts';
-import { importRoll } from '../../src/features/imports/import.service.ts';
-import { INTERRUPTED_MESSAGE } from '../../src/features/roll-publishing/roll-publishing.service.ts';
+import { importRoll } from '../../src/features/rolls/import.service.ts';
+import { INTERRUPTED_MESSAGE } from '../../src/features/rolls/roll-publishing.service.ts';
 import { buildClient } from '../factories.ts';
 import {
   NODE_TS,

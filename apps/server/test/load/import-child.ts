@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { importRoll } from '../../src/features/imports/import.service.ts';
+import { importRoll } from '../../src/features/rolls/import.service.ts';
 import { openConfiguredDatabase } from '../../src/server.ts';
 import { recordSource } from './support.ts';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../src/db/database.ts';
-import { importRoll } from '../../src/features/imports/import.service.ts';
+import { importRoll } from '../../src/features/rolls/import.service.ts';
 import { buildClient, buildUser } from '../factories.ts';
 import {
   engine,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { importRoll } from '../../src/features/imports/import.service.ts';
+import { importRoll } from '../../src/features/rolls/import.service.ts';
 import { buildClient, buildUser } from '../factories.ts';
 import { tinyPng, multipart } from '../security/world.ts';
 import {

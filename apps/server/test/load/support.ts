@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { PropertyRecordInput } from '@opp/contracts';
 import { openDatabase, type Database } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import type { RecordSource } from '../../src/features/imports/import.service.ts';
+import type { RecordSource } from '../../src/features/rolls/import.service.ts';
 
 /*
  * Helpers for the fault and load runs (npm run test:load): real server processes, real signals, rolls of

@@ -12,7 +12,7 @@ import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
 import { auditService, type auditActorOf } from '../audit/audit.service.ts';
 import { bannersService } from '../files/files.service.ts';
-import { rollsService } from '../imports/rolls.service.ts';
+import { rollsService } from '../rolls/rolls.service.ts';
 import { cityKey, clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
 import { assertTownNameAvailable, keepsOldName, MAX_OLD_NAMES, townNameTaken } from './town-names.ts';
 

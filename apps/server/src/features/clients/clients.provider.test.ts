@@ -4,8 +4,8 @@ import { queryRows } from '../../db/database.ts';
 import { setupTestApp } from '../../../test/helpers.ts';
 import { abandonedRoll, buildClient, publishRoll } from '../../../test/factories.ts';
 import { usersRepository } from '../users/users.repository.ts';
-import { rollsRepository } from '../imports/rolls.repository.ts';
-import { tryImportLock } from '../roll-publishing/import-lock.ts';
+import { rollsRepository } from '../rolls/rolls.repository.ts';
+import { tryImportLock } from '../rolls/import-lock.ts';
 
 const ctx = setupTestApp();
 

@@ -12,7 +12,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
-import { rollsService } from '../imports/rolls.service.ts';
+import { rollsService } from '../rolls/rolls.service.ts';
 import { parcelLayersService } from '../parcels/parcel-layers.service.ts';
 import { clientsRepository, toPublicClient, type ClientRow } from './clients.repository.ts';
 

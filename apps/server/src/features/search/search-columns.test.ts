@@ -5,7 +5,7 @@ import { PropertyRecord, SORT_COLUMNS } from '@opp/contracts';
 import { queryRows } from '../../db/database.ts';
 import { properties } from '../../db/schema.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers.ts';
-import { copyRow, ROLL_COPY_COLUMNS } from '../imports/roll-rows.ts';
+import { copyRow, ROLL_COPY_COLUMNS } from '../rolls/roll-rows.ts';
 import { toPropertyRow } from '../properties/property-row.ts';
 import { INDEX_COLUMNS, SEARCH_COLUMNS, SORT_COLUMN_OF } from './search-columns.ts';
 

@@ -7,7 +7,7 @@ import { buildApp } from '../../app.ts';
 import { setupTestApp, testEngine } from '../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../test/factories.ts';
 import { usersRepository } from '../users/users.repository.ts';
-import { rollsRepository } from '../imports/rolls.repository.ts';
+import { rollsRepository } from './rolls.repository.ts';
 import { propertiesRepository } from '../properties/properties.repository.ts';
 import { tryImportLock } from './import-lock.ts';
 

@@ -18,7 +18,7 @@ import {
   unsupportedMediaType,
   validationFailed,
 } from '../../errors.ts';
-import type { RollFile, RollReading } from '../imports/roll-import.service.ts';
+import type { RollFile, RollReading } from './roll-import.service.ts';
 
 /*
  * The provider console's roll upload as it arrives: the data files (`file`, one or several), either

@@ -621,6 +621,19 @@ describe('Publish roll', () => {
       within(dialog).getByLabelText('File format'),
       'Another layout, read through a mapping file',
     );
+    // Real towns' mappings are offered to start from, each a file to download.
+    const examples = within(within(dialog).getByRole('list', { name: 'Start from an example mapping' }));
+    const links = examples.getAllByRole('link');
+    expect(links.map((a) => a.getAttribute('download'))).toEqual([
+      'cambridge-fy2014.json',
+      'cambridge-fy2025.json',
+      'lebanon-nhdra.json',
+      'lyme-nh.json',
+    ]);
+    expect(links.every((a) => a.getAttribute('href'))).toBe(true);
+    expect(
+      examples.getByText(/Vision's extract for the NH Department of Revenue Administration/),
+    ).toBeTruthy();
     await user.upload(within(dialog).getByLabelText(/^Roll files/), new File(['A\n1\n'], 'parcels.csv'));
     await user.click(within(dialog).getByRole('button', { name: 'Preview roll' }));
     expect(within(dialog).getByText('Choose the mapping file.')).toBeTruthy();

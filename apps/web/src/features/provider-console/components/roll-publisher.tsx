@@ -22,6 +22,7 @@ import { useRollRun, useRollRuns } from '../api/get-roll-runs';
 import { providerKeys } from '../api/query-keys';
 import { formatCount } from '@/utils/format';
 import { FileField } from '@/components/ui/file-field';
+import { EXAMPLE_MAPPINGS } from '../utils/example-mappings';
 import { FirstLines } from './import-notes';
 import { RollPreview } from './roll-preview';
 
@@ -274,18 +275,21 @@ export function RollPublisher({ client }: { client: PublicClient }) {
         }}
       />
       {format === MAPPING ? (
-        <FileField
-          id={`${id}-mapping`}
-          label="Mapping file (.json)"
-          accept={MAPPING_ACCEPT}
-          error={errors.mapping ?? null}
-          disabled={busy}
-          inputRef={mappingRef}
-          onPick={(picked) => {
-            setMapping(picked);
-            changed('mapping');
-          }}
-        />
+        <>
+          <FileField
+            id={`${id}-mapping`}
+            label="Mapping file (.json)"
+            accept={MAPPING_ACCEPT}
+            error={errors.mapping ?? null}
+            disabled={busy}
+            inputRef={mappingRef}
+            onPick={(picked) => {
+              setMapping(picked);
+              changed('mapping');
+            }}
+          />
+          <ExampleMappings />
+        </>
       ) : null}
       <fieldset className="usa-fieldset margin-top-2">
         <legend className="usa-legend">What the values are for (optional)</legend>
@@ -344,6 +348,30 @@ export function RollPublisher({ client }: { client: PublicClient }) {
         run={runId !== null ? (run.data ?? null) : null}
       />
     </section>
+  );
+}
+
+/** Real towns' mappings to start from: a town's own layout is usually close to one of them. */
+function ExampleMappings() {
+  const id = useId();
+  return (
+    <details className="margin-top-1">
+      <summary id={id}>Start from an example mapping</summary>
+      <p className="usa-hint margin-y-05">
+        Download the one closest to your file, change its column names to your file’s, and choose it above.
+        The guide to mapping files is docs/import-format.md, “Your system’s own export”.
+      </p>
+      <ul className="usa-list" aria-labelledby={id}>
+        {EXAMPLE_MAPPINGS.map((m) => (
+          <li key={m.file}>
+            <a href={m.url} download={m.file}>
+              {m.file}
+            </a>
+            : {m.description}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

@@ -1,9 +1,8 @@
 import type { Comparable, ParcelFeature } from '@opp/contracts';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
-import { newMap, SUBJECT_STYLE, useBaseMap } from '@/features/parcels/components/parcel-map-view';
+import { useEffect } from 'react';
+import { MapCanvas, SUBJECT_STYLE, useRecordMap } from '@/features/parcels/components/parcel-map-view';
 import { formatDate, formatMoney } from '@/utils/format';
 
 /*
@@ -40,24 +39,7 @@ export default function ComparablesMapView({
   tilesUrl,
   describedBy,
 }: ComparablesMapViewProps) {
-  const navigate = useNavigate();
-  const containerRef = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<L.Map | null>(null);
-  const hrefForRef = useRef(hrefFor);
-  useEffect(() => {
-    hrefForRef.current = hrefFor;
-  }, [hrefFor]);
-
-  useEffect(() => {
-    const map = newMap(containerRef.current!);
-    mapRef.current = map;
-    return () => {
-      map.remove();
-      mapRef.current = null;
-    };
-  }, []);
-
-  useBaseMap(mapRef, tilesUrl);
+  const { containerRef, mapRef, openRecord } = useRecordMap(tilesUrl, hrefFor);
 
   useEffect(() => {
     const map = mapRef.current;
@@ -74,7 +56,7 @@ export default function ComparablesMapView({
         title: '',
       });
       marker.bindTooltip(labelOf(c, i + 1));
-      marker.on('click', () => void navigate(hrefForRef.current(c.Account)));
+      marker.on('click', () => openRecord(c.Account));
       return marker.addTo(map);
     });
     const bounds = own.getBounds();
@@ -84,15 +66,13 @@ export default function ComparablesMapView({
       own.remove();
       for (const m of markers) m.remove();
     };
-  }, [subject, comparables, navigate]);
+  }, [subject, comparables, openRecord, mapRef]);
 
   return (
-    <div
-      ref={containerRef}
-      className="opp-parcel-map__canvas"
-      role="region"
-      aria-label="Map of this parcel and its comparable sales"
-      aria-describedby={describedBy}
+    <MapCanvas
+      canvasRef={containerRef}
+      label="Map of this parcel and its comparable sales"
+      describedBy={describedBy}
     />
   );
 }

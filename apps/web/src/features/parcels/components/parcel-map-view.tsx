@@ -1,7 +1,7 @@
 import type { ParcelFeature, ParcelGeometry } from '@opp/contracts';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { useEffect, useRef, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, type RefObject } from 'react';
 import { useNavigate } from 'react-router';
 import '../parcels.css';
 
@@ -83,6 +83,53 @@ export function useBaseMap(mapRef: RefObject<L.Map | null>, tilesUrl: string): v
   }, [mapRef, tilesUrl]);
 }
 
+/**
+ * What every map view starts from: its element, the Leaflet map made in it for the view's life with the
+ * base map under it, and `openRecord`, which a click on a parcel or point calls (it reads the latest
+ * `hrefFor`, since Leaflet's handlers outlive a render).
+ */
+export function useRecordMap(tilesUrl: string, hrefFor: (account: string) => string) {
+  const navigate = useNavigate();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<L.Map | null>(null);
+  const hrefForRef = useRef(hrefFor);
+  useEffect(() => {
+    hrefForRef.current = hrefFor;
+  }, [hrefFor]);
+  useEffect(() => {
+    const map = newMap(containerRef.current!);
+    mapRef.current = map;
+    return () => {
+      map.remove();
+      mapRef.current = null;
+    };
+  }, []);
+  useBaseMap(mapRef, tilesUrl);
+  const openRecord = useCallback((account: string) => void navigate(hrefForRef.current(account)), [navigate]);
+  return { containerRef, mapRef, openRecord };
+}
+
+/** A map view's element: a region named by `label` and described by the words beside the map. */
+export function MapCanvas({
+  canvasRef,
+  label,
+  describedBy,
+}: {
+  canvasRef: RefObject<HTMLDivElement | null>;
+  label: string;
+  describedBy: string;
+}) {
+  return (
+    <div
+      ref={canvasRef}
+      className="opp-parcel-map__canvas"
+      role="region"
+      aria-label={label}
+      aria-describedby={describedBy}
+    />
+  );
+}
+
 export const SUBJECT_STYLE: L.PathOptions = {
   color: '#b50909',
   weight: 3,
@@ -133,21 +180,12 @@ export default function ParcelMapView({
   label,
   describedBy,
 }: ParcelMapViewProps) {
-  const navigate = useNavigate();
-  const containerRef = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<L.Map | null>(null);
+  const { containerRef, mapRef, openRecord } = useRecordMap(tilesUrl, hrefFor);
   const fittedRef = useRef<string | null>(null);
   const subjectBoundsRef = useRef<L.LatLngBounds | null>(null);
-  // Read by the click handlers, which outlive a render.
-  const hrefForRef = useRef(hrefFor);
-  useEffect(() => {
-    hrefForRef.current = hrefFor;
-  }, [hrefFor]);
 
   useEffect(() => {
-    const map = newMap(containerRef.current!);
-    mapRef.current = map;
-
+    const map = mapRef.current!;
     // A printout centres the subject, on the page's width (print CSS: PRINT_WIDTH), as printing starts.
     const container = containerRef.current!;
     const centre = () => {
@@ -172,13 +210,9 @@ export default function ParcelMapView({
       window.removeEventListener('beforeprint', beforePrint);
       window.removeEventListener('afterprint', afterPrint);
       printing.removeEventListener('change', printChange);
-      map.remove();
-      mapRef.current = null;
       fittedRef.current = null;
     };
-  }, []);
-
-  useBaseMap(mapRef, tilesUrl);
+  }, [mapRef, containerRef]);
 
   useEffect(() => {
     const map = mapRef.current;
@@ -190,9 +224,7 @@ export default function ParcelMapView({
       style: (f) => (!highlight ? PARCEL_STYLE : picked(f as ParcelFeature) ? ABUTTER_STYLE : OTHER_STYLE),
       onEachFeature: (f: ParcelFeature, path) => {
         path.bindTooltip(tooltipOf(f), { sticky: true });
-        path.on('click', () => {
-          void navigate(hrefForRef.current(f.properties.Account));
-        });
+        path.on('click', () => openRecord(f.properties.Account));
       },
     }).addTo(map);
     const ring = zone ? L.geoJSON(zone, { style: () => ZONE_STYLE, interactive: false }).addTo(map) : null;
@@ -224,15 +256,7 @@ export default function ParcelMapView({
       ring?.remove();
       own?.remove();
     };
-  }, [features, subject, highlight, zone, navigate]);
+  }, [features, subject, highlight, zone, openRecord, mapRef]);
 
-  return (
-    <div
-      ref={containerRef}
-      className="opp-parcel-map__canvas"
-      role="region"
-      aria-label={label}
-      aria-describedby={describedBy}
-    />
-  );
+  return <MapCanvas canvasRef={containerRef} label={label} describedBy={describedBy} />;
 }

@@ -1,10 +1,9 @@
 import type { ResultPoints } from '@opp/contracts';
 import L from 'leaflet';
-import { useEffect, useMemo, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useMemo } from 'react';
 import Supercluster from 'supercluster';
 import { formatCount } from '@/utils/format';
-import { newMap, useBaseMap } from './parcel-map-view';
+import { MapCanvas, useRecordMap } from './parcel-map-view';
 
 /*
  * The results map's drawing, in the lazy chunk with Leaflet: every result as a point at its parcel's
@@ -42,24 +41,7 @@ function groupIcon(count: number): L.DivIcon {
 }
 
 export default function ResultsClusterView({ points, hrefFor, tilesUrl, label, describedBy }: Props) {
-  const navigate = useNavigate();
-  const containerRef = useRef<HTMLDivElement>(null);
-  const mapRef = useRef<L.Map | null>(null);
-  const hrefForRef = useRef(hrefFor);
-  useEffect(() => {
-    hrefForRef.current = hrefFor;
-  }, [hrefFor]);
-
-  useEffect(() => {
-    const map = newMap(containerRef.current!);
-    mapRef.current = map;
-    return () => {
-      map.remove();
-      mapRef.current = null;
-    };
-  }, []);
-
-  useBaseMap(mapRef, tilesUrl);
+  const { containerRef, mapRef, openRecord } = useRecordMap(tilesUrl, hrefFor);
 
   const index = useMemo(() => {
     const groups = new Supercluster<Result>({ radius: 60, maxZoom: CLUSTER_MAX_ZOOM });
@@ -98,7 +80,7 @@ export default function ResultsClusterView({ points, hrefFor, tilesUrl, label, d
         tip.textContent = location || `Account ${account}`;
         const point = L.circleMarker([lat, lon], POINT_STYLE)
           .bindTooltip(tip)
-          .on('click', () => void navigate(hrefForRef.current(account)))
+          .on('click', () => openRecord(account))
           .addTo(layer);
         point.getElement()?.setAttribute('tabindex', '-1');
       }
@@ -112,15 +94,7 @@ export default function ResultsClusterView({ points, hrefFor, tilesUrl, label, d
       map.off('moveend', draw);
       layer.remove();
     };
-  }, [index, points, navigate]);
+  }, [index, points, openRecord, mapRef]);
 
-  return (
-    <div
-      ref={containerRef}
-      className="opp-parcel-map__canvas"
-      role="region"
-      aria-label={label}
-      aria-describedby={describedBy}
-    />
-  );
+  return <MapCanvas canvasRef={containerRef} label={label} describedBy={describedBy} />;
 }

@@ -141,3 +141,32 @@ export function setupTestApp(
   });
   return ctx;
 }
+
+/**
+ * The two ways a search is answered, each by an app over the test's database: the roll index
+ * (`ctx.app`) and SQL (a second app with the index off, made after `ctx`'s and closed after the file).
+ * A test of a search runs it on both: `for (const [path, app] of searchPaths())`.
+ */
+export function setupSearchPaths(
+  ctx: TestContext,
+  overrides: Partial<Config> = {},
+): () => Array<[string, FastifyInstance]> {
+  let sqlApp: FastifyInstance | undefined;
+  beforeAll(async () => {
+    sqlApp = await buildApp({
+      config: testConfig({
+        ...overrides,
+        searchIndex: { enabled: false, warm: false, memoryMb: 64, awaitParcels: 0 },
+      }),
+      database: ctx.database,
+    });
+    await sqlApp.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await sqlApp?.close();
+  });
+  return () => [
+    ['roll index', ctx.app],
+    ['SQL', sqlApp!],
+  ];
+}

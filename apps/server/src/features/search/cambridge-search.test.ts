@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse, Suggestion } from '@opp/contracts';
-import { buildApp } from '../../app.ts';
-import { testConfig } from '../../config.ts';
-import { setupTestApp } from '../../../test/helpers.ts';
+import { setupSearchPaths, setupTestApp } from '../../../test/helpers.ts';
 import { buildClient } from '../../../test/factories.ts';
 import { haveExample, importExample } from '../../../test/real-exports.ts';
 
@@ -17,14 +15,8 @@ import { haveExample, importExample } from '../../../test/real-exports.ts';
 
 const haveData = haveExample('cambridge-fy2014', 'Cambridge search tests');
 const ctx = setupTestApp({ publicRateLimitPerMinute: 1_000_000 });
+const engines = setupSearchPaths(ctx, { publicRateLimitPerMinute: 1_000_000 });
 let clientId = 0;
-let sqlApp: FastifyInstance;
-
-const engines = () =>
-  [
-    ['roll index', ctx.app],
-    ['SQL', sqlApp],
-  ] as const;
 
 async function locations(app: FastifyInstance, query: string): Promise<string[]> {
   const res = await app.inject({
@@ -49,19 +41,7 @@ describe.skipIf(!haveData)('Cambridge, MA: addresses as people type them', () =>
     clientId = client.id;
     const outcome = await importExample(ctx.db, client.id, 'cambridge-fy2014');
     if (!outcome.ok) throw new Error(`the Cambridge roll did not import: ${outcome.errors.join('; ')}`);
-    sqlApp = await buildApp({
-      config: testConfig({
-        publicRateLimitPerMinute: 1_000_000,
-        searchIndex: { enabled: false, warm: false, memoryMb: 64, awaitParcels: 0 },
-      }),
-      database: ctx.database,
-    });
-    await sqlApp.ready();
   }, 300_000);
-
-  afterAll(async () => {
-    await sqlApp?.close();
-  });
 
   it.each([
     ['212 Third Street', '212 THIRD ST'],

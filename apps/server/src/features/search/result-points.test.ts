@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ParcelFeature, PropertyRecordInput, ResultPoints, SearchResponse } from '@opp/contracts';
-import { buildApp } from '../../app.ts';
-import { testConfig } from '../../config.ts';
-import { setupTestApp } from '../../../test/helpers.ts';
+import { setupSearchPaths, setupTestApp } from '../../../test/helpers.ts';
 import { buildClient, publishRoll } from '../../../test/factories.ts';
 import { lotRow } from '../../../test/parcel-layers.ts';
 import { featuresOfJson } from '../parcels/parcel-files.ts';
@@ -16,7 +13,7 @@ import { importParcelLayer } from '../parcels/parcel-import.ts';
  */
 
 const ctx = setupTestApp({ publicRateLimitPerMinute: 1_000_000 });
-let sqlApp: FastifyInstance;
+const engines = setupSearchPaths(ctx, { publicRateLimitPerMinute: 1_000_000 });
 let townId = 0;
 let bareTownId = 0;
 
@@ -59,24 +56,7 @@ beforeAll(async () => {
   const bare = await buildClient(ctx.db, { city: 'Mapless' });
   bareTownId = bare.id;
   await publishRoll(ctx.db, bare.id, RECORDS);
-  sqlApp = await buildApp({
-    config: testConfig({
-      publicRateLimitPerMinute: 1_000_000,
-      searchIndex: { enabled: false, warm: false, memoryMb: 64, awaitParcels: 0 },
-    }),
-    database: ctx.database,
-  });
-  await sqlApp.ready();
 }, 120_000);
-
-afterAll(async () => {
-  await sqlApp?.close();
-});
-
-const engines = (): Array<[string, FastifyInstance]> => [
-  ['roll index', ctx.app],
-  ['SQL', sqlApp],
-];
 
 const pointsUrl = (params: Record<string, string>, clientId = townId) =>
   `/api/propertysearch/${clientId}/points?${new URLSearchParams(params)}`;

@@ -3,11 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { PropertyRecord } from '@opp/contracts';
 import { queryRows, type Db } from '../src/db/database.ts';
-import {
-  importRoll,
-  type ImportOptions,
-  type ImportOutcome,
-} from '../src/features/rolls/import.service.ts';
+import { importRoll, type ImportOptions, type ImportOutcome } from '../src/features/rolls/import.service.ts';
 import { openMappedSource, type MappedInput } from '../src/features/rolls/mapping/mapped-source.ts';
 import { loadMappingFile } from '../src/features/rolls/mapping/mapping-file.ts';
 import { propertiesRepository } from '../src/features/properties/properties.repository.ts';

@@ -274,14 +274,28 @@ const MAX_READINGS = 3;
  * Search and type-ahead match either (`hw` still finds HWANG).
  */
 export function halfTypedReadings(prefix: string): string[] {
-  if (prefix.length < 2 || !/[a-z]/.test(prefix) || PRIMARY_OF.has(prefix)) return [];
-  const out = new Set<string>();
-  for (const [word, primary] of PRIMARY_OF)
-    if (word.startsWith(prefix) && !primary.startsWith(prefix)) out.add(primary);
-  // A reading that another begins adds nothing to a prefix match (`parkways` after `parkway`).
-  const readings = [...out].filter((r) => ![...out].some((o) => o !== r && r.startsWith(o)));
-  return readings.length <= MAX_READINGS ? readings : [];
+  return READINGS_OF.get(prefix) ?? [];
 }
+
+/** Every prefix that halfTypedReadings reads as other words, and those words: worked out once. */
+const READINGS_OF = (() => {
+  const found = new Map<string, Set<string>>();
+  for (const [word, primary] of PRIMARY_OF)
+    for (let k = 2; k <= word.length; k++) {
+      const prefix = word.slice(0, k);
+      if (!/[a-z]/.test(prefix) || PRIMARY_OF.has(prefix) || primary.startsWith(prefix)) continue;
+      if (!found.has(prefix)) found.set(prefix, new Set());
+      found.get(prefix)!.add(primary);
+    }
+  const out = new Map<string, string[]>();
+  for (const [prefix, primaries] of found) {
+    // A reading that another begins adds nothing to a prefix match (`parkways` after `parkway`).
+    const all = [...primaries];
+    const readings = all.filter((r) => !all.some((o) => o !== r && r.startsWith(o)));
+    if (readings.length <= MAX_READINGS) out.set(prefix, readings);
+  }
+  return out;
+})();
 
 /**
  * Words that introduce an apartment (USPS Publication 28, appendix C2, those used for homes): a query

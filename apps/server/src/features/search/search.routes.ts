@@ -16,6 +16,7 @@ import {
   SuggestQuerystring,
   SuggestResponse,
 } from '@opp/contracts';
+import { compiledResponses } from '../../lib/response-serializer.ts';
 import { isNotModified, rollEtag } from '../../plugins/conditional-get.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
 import { ownerSettingsTag } from '../properties/owner-privacy.ts';
@@ -62,6 +63,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/propertysearch/:clientId',
     {
+      serializerCompiler: compiledResponses,
       schema: {
         tags,
         summary: "Search a town's properties",
@@ -78,6 +80,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/search/:id',
     {
+      serializerCompiler: compiledResponses,
       schema: {
         tags,
         summary: "Search a town (the provider console's alias of propertysearch)",
@@ -142,6 +145,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/propertysearch/:clientId/points',
     {
+      serializerCompiler: compiledResponses,
       // Up to a few megabytes for a city's every result: charged to the map's budget by size.
       config: { rateLimit: 'map' },
       schema: {
@@ -170,6 +174,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/suggest/:clientId',
     {
+      serializerCompiler: compiledResponses,
       schema: {
         tags,
         summary: 'Type-ahead suggestions',

@@ -246,11 +246,17 @@ async function firstMatches(
 }
 
 /** The search results of an index's rows, in that order, by primary key. */
-function resultsOf(db: Executor, index: RollIndex, rows: number[]): Promise<SearchResult[]> {
+function resultsOf(
+  db: Executor,
+  index: RollIndex,
+  rows: number[],
+  options?: { summaryOnly?: boolean },
+): Promise<SearchResult[]> {
   return rollIndexRepository.results(
     db,
     index.rollId,
     rows.map((r) => index.account(r)),
+    options,
   );
 }
 
@@ -481,7 +487,9 @@ export function createSearchService(indexes: RollIndexRegistry | null) {
       };
       const index = await indexOf(client);
       const candidates = index
-        ? await resultsOf(db, index, await inTurn(() => index.sample(criteria, SUGGEST_CANDIDATES)))
+        ? await resultsOf(db, index, await inTurn(() => index.sample(criteria, SUGGEST_CANDIDATES)), {
+            summaryOnly: true,
+          })
         : await searchRepository.suggestCandidates(db, criteria, SUGGEST_CANDIDATES);
       // An entry names one parcel only if every match was seen; from a sample it may stand for many.
       const complete = candidates.length < SUGGEST_CANDIDATES;

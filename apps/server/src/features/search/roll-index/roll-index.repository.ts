@@ -56,12 +56,20 @@ export const rollIndexRepository = {
     return { bytes, ...batchEnd(bytes) };
   },
 
-  /** The search results of some parcels of a roll, by primary key, in the order asked (missing ones left out). */
-  async results(db: Executor, rollId: number, accounts: string[]): Promise<SearchResult[]> {
+  /**
+   * The search results of some parcels of a roll, by primary key, in the order asked (missing ones left
+   * out); `summaryOnly` for what needs no result column (type-ahead: reading them cost it a tenth).
+   */
+  async results(
+    db: Executor,
+    rollId: number,
+    accounts: string[],
+    { summaryOnly = false } = {},
+  ): Promise<SearchResult[]> {
     if (accounts.length === 0) return [];
     const rows = await queryRows<ResultRow & { account: string }>(
       db,
-      sql`select p.account, ${sql.raw(RESULT_SELECT)} from properties p
+      sql`select p.account, ${sql.raw(summaryOnly ? 'p.summary' : RESULT_SELECT)} from properties p
            where p.roll_id = ${rollId}
              and p.account = any(array(select jsonb_array_elements_text(${JSON.stringify(accounts)}::jsonb)))`,
     );

@@ -18,7 +18,9 @@ function describe({ Points, TotalRecords, RecordsRead }: ResultPoints): string {
   return [
     RecordsRead < TotalRecords
       ? `The map places the first ${formatCount(RecordsRead)} of ${formatCount(TotalRecords)} results; narrow the search to see them all.`
-      : `All ${formatCountOf(TotalRecords, 'result')} of this search, not only this page's.`,
+      : TotalRecords === 1
+        ? 'The one result of this search.'
+        : `All ${formatCount(TotalRecords)} results of this search, not only this page's.`,
     'Results close together are grouped: a group’s number says how many it holds (select it to zoom in); select a single result to open its record.',
     missing > 0
       ? `${formatCountOf(missing, 'result')} ${missing === 1 ? 'has' : 'have'} no parcel on the town's map.`

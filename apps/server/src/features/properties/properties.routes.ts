@@ -41,7 +41,9 @@ export const propertiesRoutes: FastifyPluginAsyncZod = async (app) => {
       const town = await propertiesService.townOf(db, request.query.state, request.query.city);
       const answer = await propertiesService.fullProperty(db, town, request.params.account);
       if (isNotModified(request, reply, answer)) return reply.code(304).send(null);
-      return answer.record;
+      // Already serialized by the response schema's compiled serializer (properties.service.ts): text
+      // with a JSON content type is sent as it is. The route's types know only the object.
+      return reply.type('application/json; charset=utf-8').send(answer.json as unknown as FullProperty);
     },
   );
 };

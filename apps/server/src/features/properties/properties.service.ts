@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
-import { formatLocation, type FullProperty } from '@opp/contracts';
+import { FullProperty, formatLocation } from '@opp/contracts';
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
+import { compileResponseSerializer } from '../../lib/response-serializer.ts';
 import { wallClock } from '../../lib/wall-clock.ts';
 import { rollEtag } from '../../plugins/conditional-get.ts';
 import type { ClientRow } from '../clients/clients.repository.ts';
@@ -24,11 +25,18 @@ const MAX_TOWNS = 1000;
 const MAX_ANSWERS = 2000;
 
 export interface PropertyAnswer {
-  /** The record as the public may see it (the route's serializer writes its declared fields only). */
-  record: FullProperty;
+  /**
+   * The record as the public may see it, serialized once by the code compiled from its response schema
+   * (lib/response-serializer.ts): a cached answer is sent as it is, where serializing the object again
+   * for every read cost a record read two thirds of its throughput at concurrency 32.
+   */
+  json: string;
   etag: string;
   lastModified: Date | null;
 }
+
+/** The full record's serializer, compiled once from the route's response schema. */
+const serializeRecord = compileResponseSerializer(FullProperty);
 
 /** Towns by (state, city) for `ttlMs`; 0: looked up on every request. */
 class TownCache {
@@ -103,7 +111,7 @@ export function createPropertiesService(townTtlMs: number) {
       );
       if (record === null) throw notFound('Unable to find property, invalid property.');
       const answer = {
-        record: presentRecord(town, record),
+        json: serializeRecord(presentRecord(town, record)),
         etag,
         lastModified: town.lastUpdated,
       };
